@@ -1,0 +1,89 @@
+// Numbered, append-only schema steps for a session's SQLite, applied at object start.
+// `PRAGMA user_version` is refused in Durable Objects, so the applied version lives in trove_schema.
+import type { Sql } from "./sql";
+
+interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+// FTS columns hold text already normalized by src/search/text.ts (split identifiers, synonyms,
+// stemming), so the FTS tokenizer only needs to split on whitespace and fold case.
+const TOOL_FTS_COLUMNS = "f_name, f_namespace, f_tags, f_description, f_params, f_examples";
+const newCols = TOOL_FTS_COLUMNS.split(", ")
+  .map((c) => `new.${c}`)
+  .join(", ");
+const oldCols = TOOL_FTS_COLUMNS.split(", ")
+  .map((c) => `old.${c}`)
+  .join(", ");
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "tool catalog with FTS5 index",
+    statements: [
+      `CREATE TABLE trove_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+      `CREATE TABLE trove_tools (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        qualified_name TEXT NOT NULL,
+        local_name TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        description TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        side_effects TEXT NOT NULL,
+        loading_mode TEXT,
+        effective_mode TEXT NOT NULL,
+        allowed INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        record_hash TEXT NOT NULL,
+        f_name TEXT NOT NULL,
+        f_namespace TEXT NOT NULL,
+        f_tags TEXT NOT NULL,
+        f_description TEXT NOT NULL,
+        f_params TEXT NOT NULL,
+        f_examples TEXT NOT NULL
+      )`,
+      `CREATE INDEX trove_tools_name_nocase ON trove_tools (name COLLATE NOCASE)`,
+      `CREATE INDEX trove_tools_qualified_nocase ON trove_tools (qualified_name COLLATE NOCASE)`,
+      `CREATE INDEX trove_tools_local_nocase ON trove_tools (local_name COLLATE NOCASE)`,
+      `CREATE INDEX trove_tools_visibility ON trove_tools (allowed, effective_mode)`,
+      `CREATE VIRTUAL TABLE trove_tools_fts USING fts5(${TOOL_FTS_COLUMNS},
+        content='trove_tools', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+      `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools BEGIN
+        INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) VALUES (new.id, ${newCols});
+      END`,
+      `CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools BEGIN
+        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${TOOL_FTS_COLUMNS})
+          VALUES ('delete', old.id, ${oldCols});
+      END`,
+      `CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF ${TOOL_FTS_COLUMNS} ON trove_tools BEGIN
+        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${TOOL_FTS_COLUMNS})
+          VALUES ('delete', old.id, ${oldCols});
+        INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) VALUES (new.id, ${newCols});
+      END`,
+    ],
+  },
+];
+
+/** Applies every migration newer than the stored version, each in its own transaction step. */
+export function migrate(sql: Sql, transaction: <T>(fn: () => T) => T): number {
+  sql.run(
+    `CREATE TABLE IF NOT EXISTS trove_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  );
+  const current = sql.one<{ v: number | null }>(`SELECT max(version) AS v FROM trove_schema`)?.v ?? 0;
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    transaction(() => {
+      for (const statement of m.statements) sql.run(statement);
+      sql.run(
+        `INSERT INTO trove_schema (version, name, applied_at) VALUES (?, ?, ?)`,
+        m.version,
+        m.name,
+        Date.now(),
+      );
+    });
+  }
+  return MIGRATIONS.at(-1)?.version ?? 0;
+}

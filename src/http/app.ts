@@ -1,0 +1,110 @@
+// The HTTP surface: health, bearer auth, and one route per registered operation.
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Env } from "../env";
+import { TroveError } from "../errors";
+import type { Operation } from "../ops/operation";
+import { OPERATIONS } from "../ops/registry";
+import type { OpResult, SessionAddress, SessionObject } from "../session-object";
+import { tenantForAuthorization } from "./auth";
+import { errorResponse, onError, validationError } from "./errors";
+import { bundleInfo, VERSION } from "./info";
+
+type AppEnv = { Bindings: Env; Variables: { tenant: string } };
+
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(onError);
+  app.notFound((c) => errorResponse(c, 404, new TroveError("not_found", 404, "no such route").toBody()));
+
+  app.get("/v1/health", (c) => c.json({ ok: true, version: VERSION, ...bundleInfo() }));
+
+  app.use("/v1/sessions/*", async (c, next) => {
+    const tenant = await tenantForAuthorization(c.req.header("authorization"), c.env.TROVE_API_KEYS ?? "");
+    if (!tenant) {
+      throw new TroveError("unauthorized", 401, "missing or unknown API key", { field: "authorization" });
+    }
+    c.set("tenant", tenant);
+    await next();
+  });
+  app.use(
+    "/v1/sessions/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new TroveError("body_too_large", 413, `request bodies are limited to ${MAX_BODY_BYTES} bytes`, {
+          field: "body",
+          limit: MAX_BODY_BYTES,
+        });
+      },
+    }),
+  );
+
+  for (const op of OPERATIONS) {
+    const { method, path } = op.http ?? { method: "POST", path: `/${op.name}` };
+    app.on(method, `/v1/sessions/:sid${path}`, async (c) => {
+      const input = await readInput(c.req.raw, method);
+      const address = { tenant: c.get("tenant"), sid: sessionId(c.req.param("sid")) };
+      const result = await invoke(c.env, op, input, address);
+      if (!result.ok) return errorResponse(c, result.status, { error: result.error });
+      return c.json(result.value);
+    });
+  }
+  app.post("/v1/sessions/:sid/:operation", (c) => {
+    sessionId(c.req.param("sid"));
+    const name = c.req.param("operation");
+    throw new TroveError("unknown_operation", 404, `no operation named "${name}"`, { field: "operation" });
+  });
+  return app;
+}
+
+function sessionId(sid: string): string {
+  if (!SESSION_ID.test(sid)) {
+    throw new TroveError("invalid_session_id", 400, "session ids match ^[A-Za-z0-9._:-]{1,128}$", {
+      field: "sid",
+    });
+  }
+  return sid;
+}
+
+async function readInput(request: Request, method: string): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === "") return method === "GET" || method === "DELETE" ? {} : undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new TroveError("invalid_json", 400, "request body is not valid JSON", {
+      field: "body",
+      reason: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
+
+async function invoke(env: Env, op: Operation, raw: unknown, address: SessionAddress): Promise<OpResult> {
+  if (raw === undefined)
+    throw new TroveError("invalid_json", 400, "request body is required", { field: "body" });
+  const parsed = op.input.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error);
+  return callSession(env, address, (stub) => stub.run(op.name, parsed.data, address));
+}
+
+/** Calls the session's object, retrying transient failures with a fresh stub (never overloads). */
+async function callSession<T>(
+  env: Env,
+  address: SessionAddress,
+  call: (stub: DurableObjectStub<SessionObject>) => Promise<T>,
+): Promise<T> {
+  const id = env.SESSIONS.idFromName(`${address.tenant}/${address.sid}`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call(env.SESSIONS.get(id));
+    } catch (err) {
+      const e = err as { retryable?: boolean; overloaded?: boolean };
+      if (attempt >= 2 || !e.retryable || e.overloaded) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+}

@@ -1,0 +1,16 @@
+// Every operation Trove offers, in one list: HTTP routes (and later MCP, OpenAPI, client) come from it.
+import type { Operation } from "./operation";
+import { sessionConfigure, sessionDelete, sessionGet } from "./session-ops";
+import { catalogSync, toolSearch } from "./tool-ops";
+
+export const OPERATIONS: readonly Operation[] = [
+  sessionGet,
+  sessionConfigure,
+  sessionDelete,
+  catalogSync,
+  toolSearch,
+];
+
+export const OPERATIONS_BY_NAME: ReadonlyMap<string, Operation> = new Map(
+  OPERATIONS.map((op) => [op.name, op]),
+);

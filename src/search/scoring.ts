@@ -1,0 +1,57 @@
+// The score contract shared by tool and skill search (Penguiflow RFC v0.3 §1.5).
+/** Regex scores by match strength. */
+export const REGEX_SCORE = { full: 0.95, prefix: 0.9, substring: 0.85, text: 0.75 } as const;
+
+/**
+ * Bounded relevance from an FTS5 bm25 value. SQLite's bm25 is ≤ 0 and more negative is better, so
+ * the RFC's `1/(1+max(raw,0))` would give every hit 1.0; we apply its intent to the magnitude:
+ * `r/(1+r)` with `r = max(-raw, 0)`, in [0, 1) and increasing with relevance.
+ */
+export function boundedRelevance(relevance: number): number {
+  const r = Math.max(relevance, 0);
+  return r / (1 + r);
+}
+
+/** Min-max over the returned candidates, 0.5 when all are equal, clamped and rounded. */
+export function minMaxNormalize(values: readonly number[]): number[] {
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  if (!(max > min)) return values.map(() => 0.5);
+  return values.map((v) => round(Math.min(1, Math.max(0, (v - min) / (max - min)))));
+}
+
+export function round(score: number): number {
+  return Math.round(score * 1e6) / 1e6;
+}
+
+export interface Rankable {
+  name: string;
+  namespace: string;
+  /** Absent for records without side effects (skills): ranks after every class. */
+  side_effects?: string;
+  score: number;
+}
+
+/** Side-effect classes, safest first: the order ties are broken in. */
+export const SIDE_EFFECTS = ["pure", "read", "write", "external", "stateful"] as const;
+
+const SIDE_EFFECT_RANK = new Map<string, number>(SIDE_EFFECTS.map((s, i) => [s, i]));
+
+const sideEffectRank = (r: Rankable) => SIDE_EFFECT_RANK.get(r.side_effects ?? "") ?? SIDE_EFFECTS.length;
+
+/**
+ * The deterministic order: score desc, preferred namespace, side effects (pure first), shorter
+ * name, then name.
+ */
+export function rankComparator(preferredNamespaces: readonly string[]): (a: Rankable, b: Rankable) => number {
+  const nsRank = (ns: string) => {
+    const i = preferredNamespaces.indexOf(ns);
+    return i === -1 ? preferredNamespaces.length : i;
+  };
+  return (a, b) =>
+    b.score - a.score ||
+    nsRank(a.namespace) - nsRank(b.namespace) ||
+    sideEffectRank(a) - sideEffectRank(b) ||
+    a.name.length - b.name.length ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}

@@ -1,0 +1,95 @@
+// Word lists for search normalization: stopwords, synonym groups and query-only expansions.
+// Applied identically to documents and queries (except QUERY_EXPANSIONS), so a synonym never
+// creates a mismatch between what was indexed and what is asked.
+
+/** Function words that carry no capability; dropped from documents and queries. */
+export const STOPWORDS = new Set(
+  (
+    "a an and are as at be been being but by for from has have having he her his i if in into is it its " +
+    "itself me my of on or our ours she so than that the their them then there these they this those to " +
+    "was we were what when where which while who whom why will with would you your yours via per also " +
+    "just only any each every some such both either neither do does did doing done can could should shall " +
+    "may might must let lets"
+  ).split(" "),
+);
+
+/** Filler that agents and users put in requests but tools never describe; dropped from queries only. */
+export const QUERY_STOPWORDS = new Set(
+  (
+    "please pls want wanna need needs needed like help tool tools able way something thing things someone " +
+    "how whats hey hi thanks thank kindly us going gonna try trying quick quickly currently current now " +
+    "today right actually really using use used"
+  ).split(" "),
+);
+
+/**
+ * Synonym groups: every word maps to the group's first word before stemming. Kept to words that
+ * mean the same thing in tool catalogs; ambiguous words stay themselves.
+ */
+const GROUPS: readonly string[] = [
+  "delete remove erase drop destroy purge trash rm del discard wipe unlink",
+  "create add new make insert",
+  "get fetch retrieve obtain read view lookup",
+  "list enumerate browse",
+  "search find locate seek",
+  "update edit modify change patch alter amend",
+  "send deliver dispatch transmit post",
+  "message msg dm",
+  "email mail emails mails",
+  "folder directory dir directories folders",
+  "repository repo repos repositories",
+  "issue ticket bug",
+  "run execute exec trigger launch invoke kick",
+  "stop halt terminate kill",
+  "cancel abort",
+  "user member people person teammate colleague",
+  "event meeting appointment",
+  "schedule book",
+  "deploy rollout ship",
+  "database db",
+  "kubernetes k8s kube",
+  "invoice bill",
+  "refund reimburse",
+  "image picture photo pic",
+  "url link uri",
+  "document doc docs",
+  "spreadsheet sheet",
+  "payment pay",
+  "notify notification notifications alert",
+  "upload",
+  "download",
+];
+
+/** Words expanded to several words (abbreviations). Applied to documents and queries alike. */
+const PHRASES: Record<string, string> = {
+  pr: "pull request",
+  prs: "pull request",
+  mr: "merge request",
+  mrs: "merge request",
+  ci: "continuous integration",
+};
+
+/** Query-only expansions for words whose meaning depends on context ("open a ticket"). */
+export const QUERY_EXPANSIONS: Record<string, readonly string[]> = {
+  open: ["create"],
+  show: ["get", "list"],
+  display: ["get", "list"],
+  check: ["get"],
+  look: ["search", "get"],
+  start: ["run"],
+  write: ["create", "update"],
+  tell: ["send", "message"],
+  ping: ["send", "message"],
+  post: ["create"],
+};
+
+export const SYNONYMS: ReadonlyMap<string, string> = new Map(
+  GROUPS.flatMap((group) => {
+    const [head, ...rest] = group.split(" ");
+    return rest.map((word) => [word, head as string] as const);
+  }),
+);
+
+export const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries(PHRASES).map(([word, phrase]) => [word, phrase.split(" ")]),
+);

@@ -1,0 +1,61 @@
+// Turns names and prose into normalized search terms: the same function feeds the index and queries.
+import { stem } from "porter2";
+import { ABBREVIATIONS, QUERY_EXPANSIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+const CAMEL_BOUNDARY = /([\p{Ll}\p{N}])(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
+
+/** Raw word tokens of any text, with identifiers split: `createIssue`, `create_issue` → create, issue. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const spaced = match[0].replace(CAMEL_BOUNDARY, "$1$3 $2$4").replaceAll("_", " ");
+    for (const part of spaced.split(" ")) {
+      if (part) out.push(part.toLowerCase());
+    }
+  }
+  return out;
+}
+
+function canonical(word: string): string[] {
+  const phrase = ABBREVIATIONS.get(word);
+  if (phrase) return phrase.map((w) => stem(w));
+  const synonym = SYNONYMS.get(word) ?? (word.endsWith("s") ? SYNONYMS.get(word.slice(0, -1)) : undefined);
+  return [stem(synonym ?? word)];
+}
+
+/** Normalized terms of document text: stopwords dropped, synonyms folded, stemmed. Keeps repeats. */
+export function documentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of words(text)) {
+    if (STOPWORDS.has(word)) continue;
+    out.push(...canonical(word));
+  }
+  return out;
+}
+
+/** Document text as stored in an FTS column: normalized terms joined by spaces. */
+export function indexText(text: string): string {
+  return documentTerms(text).join(" ");
+}
+
+export const MAX_QUERY_TERMS = 16;
+
+/**
+ * Distinct normalized terms of a query, capped at MAX_QUERY_TERMS. Each entry is one term group:
+ * the word's own term first, then any query-only expansions (which count as the same concept).
+ */
+export function queryTermGroups(query: string): string[][] {
+  const seen = new Set<string>();
+  const groups: string[][] = [];
+  for (const word of words(query)) {
+    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word)) continue;
+    const terms = [...canonical(word), ...(QUERY_EXPANSIONS[word] ?? []).flatMap(canonical)];
+    const fresh = terms.filter((t) => !seen.has(t));
+    if (fresh.length === 0) continue;
+    for (const t of fresh) seen.add(t);
+    groups.push(fresh);
+    if (seen.size >= MAX_QUERY_TERMS) break;
+  }
+  return groups;
+}

@@ -1,0 +1,63 @@
+// Session configuration: its schema with defaults, and where it is stored.
+import { z } from "zod";
+import type { Sql } from "../db/sql";
+import { LoadingMode } from "../tools/tool-record";
+
+export const Glob = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_.:*?/-]+$/, "globs use name characters, * and ?");
+const GlobList = z.array(Glob).max(200);
+
+export const Policy = z.strictObject({
+  allow: GlobList.default(["*"]),
+  deny: GlobList.default([]),
+  approval: GlobList.default([]),
+});
+
+export const SessionConfigInput = z.strictObject({
+  project_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$")
+    .nullable()
+    .default(null),
+  activation_scope: z.enum(["session", "run"]).default("session"),
+  default_loading_mode: LoadingMode.default("deferred"),
+  always_loaded_patterns: GlobList.default([]),
+  preferred_namespaces: z.array(z.string().min(1).max(64)).max(100).default([]),
+  policy: Policy.default({ allow: ["*"], deny: [], approval: [] }),
+});
+export type SessionConfig = z.output<typeof SessionConfigInput>;
+export const SessionConfigSchema = SessionConfigInput;
+
+export const DEFAULT_CONFIG: SessionConfig = SessionConfigInput.parse({});
+
+/** Reads and writes the session config in trove_meta; parsed on read, never trusted. */
+export class ConfigStore {
+  #cached: SessionConfig | null = null;
+
+  constructor(private readonly sql: Sql) {}
+
+  get(): SessionConfig {
+    if (this.#cached) return this.#cached;
+    const row = this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'config'`);
+    const parsed = row ? SessionConfigInput.safeParse(JSON.parse(row.value)) : null;
+    this.#cached = parsed?.success ? parsed.data : DEFAULT_CONFIG;
+    return this.#cached;
+  }
+
+  set(config: SessionConfig): void {
+    this.#cached = null;
+    this.sql.run(
+      `INSERT INTO trove_meta (key, value) VALUES ('config', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <> excluded.value`,
+      JSON.stringify(config),
+    );
+    this.#cached = config;
+  }
+
+  reset(): void {
+    this.#cached = null;
+  }
+}

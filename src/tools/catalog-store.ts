@@ -1,0 +1,214 @@
+// The session's tool catalog in SQLite: incremental sync by record hash, visibility, counts.
+import { jsonChunks, type Sql } from "../db/sql";
+import { TroveError } from "../errors";
+import { sha256Hex } from "../search/hash";
+import type { Visibility } from "./policy";
+import { toolSearchFields } from "./tool-index";
+import {
+  hashTool,
+  type LoadingMode,
+  localName,
+  MAX_TOOLS,
+  normalizeTool,
+  qualifiedName,
+  type SideEffects,
+  type ToolRecordInput,
+} from "./tool-record";
+
+export interface SyncResult {
+  fingerprint: string;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  total: number;
+}
+
+/** What search and listing need of a tool, kept in memory between writes. */
+export interface CatalogEntry {
+  id: number;
+  name: string;
+  qualified_name: string;
+  namespace: string;
+  description: string;
+  /** Tags joined by spaces. */
+  tags: string;
+  side_effects: SideEffects;
+  effective_mode: LoadingMode;
+  allowed: number;
+}
+
+export interface CatalogCounts {
+  tools: number;
+  deferred: number;
+  always: number;
+}
+
+const ENTRY_COLUMNS = `id, name, qualified_name, namespace, description, tags, side_effects, effective_mode, allowed`;
+
+const UPSERT = `
+  INSERT INTO trove_tools (name, qualified_name, local_name, namespace, description, tags, side_effects,
+    loading_mode, effective_mode, allowed, record, record_hash,
+    f_name, f_namespace, f_tags, f_description, f_params, f_examples)
+  SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6,
+    j.value->>7, j.value->>8, j.value->>9, j.value->>10, j.value->>11,
+    j.value->>12, j.value->>13, j.value->>14, j.value->>15, j.value->>16, j.value->>17
+  FROM json_each(?) AS j WHERE true
+  ON CONFLICT (name) DO UPDATE SET
+    qualified_name = excluded.qualified_name, local_name = excluded.local_name,
+    namespace = excluded.namespace, description = excluded.description, tags = excluded.tags,
+    side_effects = excluded.side_effects, loading_mode = excluded.loading_mode,
+    effective_mode = excluded.effective_mode, allowed = excluded.allowed, record = excluded.record,
+    record_hash = excluded.record_hash, f_name = excluded.f_name, f_namespace = excluded.f_namespace,
+    f_tags = excluded.f_tags, f_description = excluded.f_description, f_params = excluded.f_params,
+    f_examples = excluded.f_examples`;
+
+export class CatalogStore {
+  #hashes: Map<string, string> | null = null;
+  #entries: CatalogEntry[] | null = null;
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Forgets in-memory copies; the next read goes to SQLite. Call after any outside write. */
+  invalidate(): void {
+    this.#hashes = null;
+    this.#entries = null;
+  }
+
+  /**
+   * Writes only new or changed records (by record hash); `replace` also removes absent tools.
+   * Throws before writing anything when the result would exceed MAX_TOOLS.
+   */
+  sync(inputs: readonly ToolRecordInput[], mode: "replace" | "merge", visibility: Visibility): SyncResult {
+    const existing = this.hashes();
+    const next = mode === "replace" ? new Map<string, string>() : new Map(existing);
+    const rows: unknown[][] = [];
+    let added = 0;
+    let updated = 0;
+    for (const input of inputs) {
+      const tool = normalizeTool(input);
+      const { json, hash } = hashTool(tool);
+      next.set(tool.name, hash);
+      const previous = existing.get(tool.name);
+      if (previous === hash) continue;
+      if (previous === undefined) added++;
+      else updated++;
+      const qualified = qualifiedName(tool);
+      const fields = toolSearchFields(tool);
+      rows.push([
+        tool.name,
+        qualified,
+        localName(tool),
+        tool.namespace,
+        tool.description,
+        JSON.stringify(tool.tags ?? []),
+        tool.side_effects,
+        tool.loading_mode ?? null,
+        visibility.mode(tool.name, qualified, tool.loading_mode),
+        visibility.allowed(tool.name, qualified) ? 1 : 0,
+        json,
+        hash,
+        fields.f_name,
+        fields.f_namespace,
+        fields.f_tags,
+        fields.f_description,
+        fields.f_params,
+        fields.f_examples,
+      ]);
+    }
+    const removed = mode === "replace" ? [...existing.keys()].filter((name) => !next.has(name)) : [];
+    if (next.size > MAX_TOOLS) {
+      throw new TroveError("catalog_too_large", 400, `a session holds at most ${MAX_TOOLS} tools`, {
+        field: "tools",
+        limit: MAX_TOOLS,
+        total: next.size,
+      });
+    }
+    const unchanged = inputs.length - added - updated;
+    if (rows.length === 0 && removed.length === 0) {
+      return { fingerprint: this.fingerprint(), added, updated, removed: 0, unchanged, total: next.size };
+    }
+    this.invalidate();
+    for (const chunk of jsonChunks(removed)) {
+      this.sql.run(`DELETE FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`, chunk);
+    }
+    for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
+    const fingerprint = fingerprintOf(next.values());
+    this.sql.run(
+      `INSERT INTO trove_meta (key, value) VALUES ('catalog_fingerprint', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      fingerprint,
+    );
+    this.#hashes = next;
+    return { fingerprint, added, updated, removed: removed.length, unchanged, total: next.size };
+  }
+
+  /** Recomputes `allowed` and `effective_mode` after a config change; writes only rows that differ. */
+  applyVisibility(visibility: Visibility): number {
+    const rows = this.sql.all<{
+      id: number;
+      name: string;
+      qualified_name: string;
+      loading_mode: LoadingMode | null;
+      effective_mode: LoadingMode;
+      allowed: number;
+    }>(`SELECT id, name, qualified_name, loading_mode, effective_mode, allowed FROM trove_tools`);
+    const changes: unknown[][] = [];
+    for (const row of rows) {
+      const allowed = visibility.allowed(row.name, row.qualified_name) ? 1 : 0;
+      const mode = visibility.mode(row.name, row.qualified_name, row.loading_mode);
+      if (allowed !== row.allowed || mode !== row.effective_mode) changes.push([row.id, allowed, mode]);
+    }
+    if (changes.length === 0) return 0;
+    this.#entries = null;
+    for (const chunk of jsonChunks(changes)) {
+      this.sql.run(
+        `UPDATE trove_tools SET allowed = j.value->>1, effective_mode = j.value->>2
+         FROM json_each(?) AS j WHERE trove_tools.id = j.value->>0`,
+        chunk,
+      );
+    }
+    return changes.length;
+  }
+
+  /** Counts over allowed tools only: a denied tool is never counted. */
+  counts(): CatalogCounts {
+    const rows = this.sql.all<{ effective_mode: LoadingMode; n: number }>(
+      `SELECT effective_mode, count(*) AS n FROM trove_tools WHERE allowed = 1 GROUP BY effective_mode`,
+    );
+    const deferred = rows.find((r) => r.effective_mode === "deferred")?.n ?? 0;
+    const always = rows.find((r) => r.effective_mode === "always")?.n ?? 0;
+    return { tools: deferred + always, deferred, always };
+  }
+
+  fingerprint(): string {
+    return (
+      this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'catalog_fingerprint'`)
+        ?.value ?? fingerprintOf([])
+    );
+  }
+
+  /** Every catalog entry (allowed or not), cached until the next write. */
+  entries(): CatalogEntry[] {
+    this.#entries ??= this.sql
+      .all<Omit<CatalogEntry, "tags"> & { tags: string }>(
+        `SELECT ${ENTRY_COLUMNS} FROM trove_tools ORDER BY id`,
+      )
+      .map((row) => ({ ...row, tags: (JSON.parse(row.tags) as string[]).join(" ") }));
+    return this.#entries;
+  }
+
+  private hashes(): Map<string, string> {
+    this.#hashes ??= new Map(
+      this.sql
+        .all<{ name: string; record_hash: string }>(`SELECT name, record_hash FROM trove_tools`)
+        .map((r) => [r.name, r.record_hash]),
+    );
+    return this.#hashes;
+  }
+}
+
+/** sha256 over the sorted record hashes: equal catalogs have equal fingerprints. */
+export function fingerprintOf(hashes: Iterable<string>): string {
+  return sha256Hex([...hashes].sort().join("\n"));
+}

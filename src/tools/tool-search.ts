@@ -1,0 +1,175 @@
+// tool_search: exact, regex and FTS5 search over the tools this session may see (RFC v0.3 §1.5–1.6).
+import { RE2JS } from "re2js";
+import type { Sql } from "../db/sql";
+import { TroveError } from "../errors";
+import { ftsMatchExpression } from "../search/fts-query";
+import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
+import { queryTermGroups } from "../search/text";
+import type { CatalogEntry, CatalogStore } from "./catalog-store";
+import { type LoadingMode, type SideEffects, TOOL_NAME } from "./tool-record";
+
+export type SearchType = "fts" | "regex" | "exact";
+
+export interface ToolSearchRequest {
+  query: string;
+  search_type: SearchType;
+  limit: number;
+  include_always_loaded: boolean;
+}
+
+export interface ToolHit {
+  name: string;
+  description: string;
+  score: number;
+  match_type: SearchType;
+  loading_mode: LoadingMode;
+}
+
+export interface ToolSearchResult {
+  tools: ToolHit[];
+  query: string;
+  search_type: SearchType;
+  total_deferred: number;
+}
+
+export const MAX_PATTERN_LENGTH = 200;
+/** How many FTS candidates are re-scored before the top `limit` are returned. */
+const FTS_CANDIDATES = 50;
+/** bm25 column weights: name, namespace, tags, description, parameters, examples. */
+const FTS_WEIGHTS = [10, 3, 4, 2, 1, 1.5] as const;
+
+interface Candidate {
+  name: string;
+  namespace: string;
+  description: string;
+  side_effects: SideEffects;
+  effective_mode: LoadingMode;
+  score: number;
+}
+
+export interface SearchScope {
+  sql: Sql;
+  catalog: CatalogStore;
+  preferredNamespaces: readonly string[];
+}
+
+export function searchTools(scope: SearchScope, request: ToolSearchRequest): ToolSearchResult {
+  const candidates = findCandidates(scope, request);
+  const sorted = candidates.sort(rankComparator(scope.preferredNamespaces)).slice(0, request.limit);
+  return {
+    tools: sorted.map((c) => ({
+      name: c.name,
+      description: c.description,
+      score: c.score,
+      match_type: request.search_type,
+      loading_mode: c.effective_mode,
+    })),
+    query: request.query,
+    search_type: request.search_type,
+    total_deferred: scope.catalog.counts().deferred,
+  };
+}
+
+function findCandidates(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
+  switch (request.search_type) {
+    case "exact":
+      return exactMatches(scope.sql, request.query.trim(), request.include_always_loaded).map((c) => ({
+        ...c,
+        score: 1,
+      }));
+    case "regex":
+      return regexMatches(scope.catalog.entries(), request);
+    case "fts":
+      return ftsMatches(scope, request);
+  }
+}
+
+/** Case-insensitive match on the name, the namespace-qualified name or the name without namespace. */
+function exactMatches(sql: Sql, name: string, includeAlways: boolean): Omit<Candidate, "score">[] {
+  if (!TOOL_NAME.test(name)) return [];
+  return sql.all(
+    `SELECT name, namespace, description, side_effects, effective_mode FROM trove_tools
+     WHERE (name = ?1 COLLATE NOCASE OR qualified_name = ?1 COLLATE NOCASE OR local_name = ?1 COLLATE NOCASE)
+       AND allowed = 1 AND (?2 = 1 OR effective_mode = 'deferred')`,
+    name,
+    includeAlways ? 1 : 0,
+  );
+}
+
+/** Compiles a user pattern with RE2 (linear time, no backtracking blow-ups). */
+export function compileUserPattern(pattern: string): RE2JS {
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    throw new TroveError(
+      "pattern_too_long",
+      400,
+      `regex patterns are limited to ${MAX_PATTERN_LENGTH} characters`,
+      {
+        field: "query",
+        limit: MAX_PATTERN_LENGTH,
+        length: pattern.length,
+      },
+    );
+  }
+  try {
+    return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+  } catch (err) {
+    throw new TroveError("invalid_pattern", 400, "query is not a valid regular expression", {
+      field: "query",
+      reason: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
+
+function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchRequest): Candidate[] {
+  const re = compileUserPattern(request.query);
+  const out: Candidate[] = [];
+  for (const entry of entries) {
+    if (!entry.allowed || (!request.include_always_loaded && entry.effective_mode !== "deferred")) continue;
+    let score: number | null = null;
+    if (re.test(entry.name)) {
+      if (re.matches(entry.name)) score = REGEX_SCORE.full;
+      else if (re.matcher(entry.name).lookingAt()) score = REGEX_SCORE.prefix;
+      else score = REGEX_SCORE.substring;
+    } else if (re.test(entry.description) || (entry.tags && re.test(entry.tags))) {
+      score = REGEX_SCORE.text;
+    }
+    if (score !== null) out.push({ ...entry, score });
+  }
+  return out;
+}
+
+function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
+  const include = request.include_always_loaded ? 1 : 0;
+  const exact = exactMatches(scope.sql, request.query.trim(), request.include_always_loaded);
+  const expression = ftsMatchExpression(queryTermGroups(request.query).flat());
+  const scored = expression
+    ? scope.sql
+        .all<Omit<Candidate, "score"> & { raw: number }>(
+          `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
+             bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
+           FROM trove_tools_fts JOIN trove_tools AS t ON t.id = trove_tools_fts.rowid
+           WHERE trove_tools_fts MATCH ?1 AND t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
+           ORDER BY raw LIMIT ?3`,
+          expression,
+          include,
+          FTS_CANDIDATES,
+        )
+        .map(({ raw, ...c }) => ({ ...c, relevance: boundedRelevance(-raw) }))
+    : [];
+  // An exact name typed as a query always ranks first (the issue's rule), with the top score.
+  const exactNames = new Set(exact.map((e) => e.name));
+  const top = Math.max(0, ...scored.map((c) => c.relevance));
+  const merged = [
+    ...exact.map((e) => ({ ...e, relevance: top + 1 })),
+    ...scored.filter((c) => !exactNames.has(c.name)),
+  ];
+  const ranked = merged
+    .map((c) => ({ ...c, score: c.relevance }))
+    .sort(rankComparator(scope.preferredNamespaces))
+    .slice(0, request.limit);
+  const scores = minMaxNormalize(ranked.map((c) => c.score));
+  return ranked.map(({ relevance: _, ...c }, i) => ({
+    ...c,
+    score: exactNames.has(c.name) ? 1 : (scores[i] ?? 0),
+  }));
+}
