@@ -51,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX trove_tools_visibility ON trove_tools (allowed, effective_mode)`,
       `CREATE VIRTUAL TABLE trove_tools_fts USING fts5(${TOOL_FTS_COLUMNS},
         content='trove_tools', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+      `CREATE VIRTUAL TABLE trove_tools_vocab USING fts5vocab(trove_tools_fts, 'row')`,
       `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools BEGIN
         INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) VALUES (new.id, ${newCols});
       END`,

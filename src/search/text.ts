@@ -1,6 +1,13 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
-import { ABBREVIATIONS, QUERY_EXPANSIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
+import {
+  ABBREVIATIONS,
+  QUERY_EXPANSIONS,
+  QUERY_STOPWORDS,
+  SHAPE_HINTS,
+  STOPWORDS,
+  SYNONYMS,
+} from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 const CAMEL_BOUNDARY = /([\p{Ll}\p{N}])(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
@@ -41,21 +48,36 @@ export function indexText(text: string): string {
 
 export const MAX_QUERY_TERMS = 16;
 
+/** One concept of a query: the word's own term(s), plus related terms that may stand in for it. */
+export interface TermGroup {
+  terms: string[];
+  related: string[];
+}
+
 /**
- * Distinct normalized terms of a query, capped at MAX_QUERY_TERMS. Each entry is one term group:
- * the word's own term first, then any query-only expansions (which count as the same concept).
+ * The concepts of a query, in order, with stopwords dropped and at most MAX_QUERY_TERMS distinct
+ * terms in all. A word whose terms all appeared earlier adds no group.
+ *
+ * @example queryTermGroups("open a bug") // [{terms:["open"], related:["creat"]}, {terms:["issu"], related:[]}]
  */
-export function queryTermGroups(query: string): string[][] {
+export function queryTermGroups(query: string): TermGroup[] {
   const seen = new Set<string>();
-  const groups: string[][] = [];
+  const groups: TermGroup[] = [];
   for (const word of words(query)) {
     if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word)) continue;
-    const terms = [...canonical(word), ...(QUERY_EXPANSIONS[word] ?? []).flatMap(canonical)];
-    const fresh = terms.filter((t) => !seen.has(t));
-    if (fresh.length === 0) continue;
-    for (const t of fresh) seen.add(t);
-    groups.push(fresh);
+    const terms = canonical(word).filter((t) => !seen.has(t));
+    if (terms.length === 0) continue;
+    for (const t of terms) seen.add(t);
+    const related = [...new Set((QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical))].filter(
+      (t) => !terms.includes(t),
+    );
+    groups.push({ terms, related });
     if (seen.size >= MAX_QUERY_TERMS) break;
+  }
+  for (const hint of SHAPE_HINTS) {
+    if (!hint.pattern.test(query)) continue;
+    const related = hint.related.flatMap(canonical).filter((t) => !seen.has(t));
+    if (related.length > 0) groups.push({ terms: [], related });
   }
   return groups;
 }

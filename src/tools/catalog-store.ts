@@ -66,6 +66,7 @@ const UPSERT = `
 export class CatalogStore {
   #hashes: Map<string, string> | null = null;
   #entries: CatalogEntry[] | null = null;
+  #size: number | null = null;
 
   constructor(private readonly sql: Sql) {}
 
@@ -73,6 +74,7 @@ export class CatalogStore {
   invalidate(): void {
     this.#hashes = null;
     this.#entries = null;
+    this.#size = null;
   }
 
   /**
@@ -179,6 +181,22 @@ export class CatalogStore {
     const deferred = rows.find((r) => r.effective_mode === "deferred")?.n ?? 0;
     const always = rows.find((r) => r.effective_mode === "always")?.n ?? 0;
     return { tools: deferred + always, deferred, always };
+  }
+
+  /** Documents in the search index (every tool, allowed or not: IDF is a property of the corpus). */
+  size(): number {
+    this.#size ??= this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools`)?.n ?? 0;
+    return this.#size;
+  }
+
+  /** How many tools contain each normalized term, from the FTS5 vocabulary. */
+  docFrequencies(terms: readonly string[]): Map<string, number> {
+    if (terms.length === 0) return new Map();
+    const rows = this.sql.all<{ term: string; doc: number }>(
+      `SELECT term, doc FROM trove_tools_vocab WHERE term IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(terms),
+    );
+    return new Map(rows.map((r) => [r.term, r.doc]));
   }
 
   fingerprint(): string {

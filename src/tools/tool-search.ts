@@ -3,6 +3,7 @@ import { RE2JS } from "re2js";
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import { ftsMatchExpression } from "../search/fts-query";
+import { type FieldSpec, rescore } from "../search/rerank";
 import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
 import { queryTermGroups } from "../search/text";
 import type { CatalogEntry, CatalogStore } from "./catalog-store";
@@ -34,7 +35,7 @@ export interface ToolSearchResult {
 
 export const MAX_PATTERN_LENGTH = 200;
 /** How many FTS candidates are re-scored before the top `limit` are returned. */
-const FTS_CANDIDATES = 50;
+const FTS_CANDIDATES = 80;
 /** bm25 column weights: name, namespace, tags, description, parameters, examples. */
 const FTS_WEIGHTS = [10, 3, 4, 2, 1, 1.5] as const;
 
@@ -138,24 +139,64 @@ function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchReque
   return out;
 }
 
+/** Re-scoring fields, in the order of the FTS columns. */
+const RESCORE_FIELDS: readonly FieldSpec[] = [
+  { weight: 3, b: 0.3 }, // f_name
+  { weight: 1.5, b: 0 }, // f_namespace
+  { weight: 1.5, b: 0.3 }, // f_tags
+  { weight: 1, b: 0.75 }, // f_description
+  { weight: 0.4, b: 0.75 }, // f_params
+  { weight: 0.6, b: 0.5 }, // f_examples
+];
+/** At most this many terms go into one MATCH (direct terms first, then related ones). */
+const MAX_MATCH_TERMS = 32;
+
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
   const include = request.include_always_loaded ? 1 : 0;
   const exact = exactMatches(scope.sql, request.query.trim(), request.include_always_loaded);
-  const expression = ftsMatchExpression(queryTermGroups(request.query).flat());
-  const scored = expression
-    ? scope.sql
-        .all<Omit<Candidate, "score"> & { raw: number }>(
-          `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
-             bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
-           FROM trove_tools_fts JOIN trove_tools AS t ON t.id = trove_tools_fts.rowid
-           WHERE trove_tools_fts MATCH ?1 AND t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
-           ORDER BY raw LIMIT ?3`,
-          expression,
-          include,
-          FTS_CANDIDATES,
-        )
-        .map(({ raw, ...c }) => ({ ...c, relevance: boundedRelevance(-raw) }))
+  const groups = queryTermGroups(request.query);
+  const direct = groups.flatMap((g) => g.terms);
+  const related = groups.flatMap((g) => g.related).filter((t) => !direct.includes(t));
+  const df = scope.catalog.docFrequencies([...direct, ...related]);
+  const matchTerms = [...new Set([...direct, ...related])]
+    .filter((t) => (df.get(t) ?? 0) > 0)
+    .slice(0, MAX_MATCH_TERMS);
+  const expression = ftsMatchExpression(matchTerms);
+  const rows = expression
+    ? scope.sql.all<
+        Omit<Candidate, "score"> & {
+          f_name: string;
+          f_namespace: string;
+          f_tags: string;
+          f_description: string;
+          f_params: string;
+          f_examples: string;
+        }
+      >(
+        `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
+           t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_params, t.f_examples
+         FROM trove_tools_fts JOIN trove_tools AS t ON t.id = trove_tools_fts.rowid
+         WHERE trove_tools_fts MATCH ?1 AND t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
+         ORDER BY bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) LIMIT ?3`,
+        expression,
+        include,
+        FTS_CANDIDATES,
+      )
     : [];
+  const relevance = rescore(
+    rows.map((r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_params, r.f_examples]),
+    groups,
+    RESCORE_FIELDS,
+    { size: scope.catalog.size(), docFrequency: (term) => df.get(term) ?? 0 },
+  );
+  const scored = rows.map((r, i) => ({
+    name: r.name,
+    namespace: r.namespace,
+    description: r.description,
+    side_effects: r.side_effects,
+    effective_mode: r.effective_mode,
+    relevance: boundedRelevance(relevance[i] ?? 0),
+  }));
   // An exact name typed as a query always ranks first (the issue's rule), with the top score.
   const exactNames = new Set(exact.map((e) => e.name));
   const top = Math.max(0, ...scored.map((c) => c.relevance));

@@ -1,0 +1,86 @@
+// Starts the worker in-process with Miniflare (real workerd, real SQLite) for benchmarks.
+import { build } from "esbuild";
+import { Miniflare } from "miniflare";
+import type { OpResult } from "../src/session-object";
+
+interface RawStub {
+  call(name: string, input: unknown): Promise<OpResult>;
+  timeEach(name: string, inputs: unknown[], repeat: number): Promise<string>;
+  timeOnce(name: string, input: unknown): Promise<string>;
+}
+
+export interface BenchSessionStub {
+  call(name: string, input: unknown): Promise<OpResult>;
+  timeEach(
+    name: string,
+    inputs: unknown[],
+    repeat: number,
+  ): Promise<{ perInput: number[]; failures: number; rowsRead: number; rowsWritten: number }>;
+  timeOnce(
+    name: string,
+    input: unknown,
+  ): Promise<{ ms: number; result: OpResult; rowsRead: number; rowsWritten: number }>;
+}
+
+export async function startBench(): Promise<{
+  mf: Miniflare;
+  session(name: string): Promise<BenchSessionStub>;
+  /** Runs an operation and returns its value, throwing on an error result. */
+  op<T>(stub: BenchSessionStub, name: string, input: unknown): Promise<T>;
+}> {
+  const out = await build({
+    entryPoints: ["bench/bench-worker.ts"],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    write: false,
+    external: ["cloudflare:*", "node:*"],
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "import"],
+  });
+  const mf = new Miniflare({
+    modules: true,
+    script: out.outputFiles[0]?.text ?? "",
+    compatibilityDate: "2026-04-01",
+    compatibilityFlags: ["nodejs_compat"],
+    durableObjects: { SESSIONS: { className: "BenchSession", useSQLite: true } },
+    bindings: { TROVE_API_KEYS: "bench:bench-key" },
+  });
+  await mf.ready;
+  const ns = await mf.getDurableObjectNamespace("SESSIONS");
+  return {
+    mf,
+    async session(name) {
+      const raw = ns.get(ns.idFromName(`bench/${name}`)) as unknown as RawStub;
+      return {
+        call: (op, input) => raw.call(op, input),
+        timeEach: async (op, inputs, repeat) => JSON.parse(await raw.timeEach(op, inputs, repeat)),
+        timeOnce: async (op, input) => JSON.parse(await raw.timeOnce(op, input)),
+      };
+    },
+    async op<T>(stub: BenchSessionStub, name: string, input: unknown): Promise<T> {
+      const result = await stub.call(name, input);
+      if (!result.ok) throw new Error(`${name} failed: ${JSON.stringify(result.error)}`);
+      return result.value as T;
+    },
+  };
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  return [
+    line(cells[0] ?? []),
+    `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`,
+    ...cells.slice(1).map(line),
+  ].join("\n");
+}
