@@ -49,20 +49,24 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX trove_tools_qualified_nocase ON trove_tools (qualified_name COLLATE NOCASE)`,
       `CREATE INDEX trove_tools_local_nocase ON trove_tools (local_name COLLATE NOCASE)`,
       `CREATE INDEX trove_tools_visibility ON trove_tools (allowed, effective_mode)`,
+      // The index covers only tools the policy allows (its content is a view of them), so ranking
+      // statistics such as IDF never depend on denied tools: they are indistinguishable from absent ones.
+      `CREATE VIEW trove_tools_searchable AS
+        SELECT id, ${TOOL_FTS_COLUMNS} FROM trove_tools WHERE allowed = 1`,
       `CREATE VIRTUAL TABLE trove_tools_fts USING fts5(${TOOL_FTS_COLUMNS},
-        content='trove_tools', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+        content='trove_tools_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
       `CREATE VIRTUAL TABLE trove_tools_vocab USING fts5vocab(trove_tools_fts, 'row')`,
-      `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools BEGIN
+      `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
         INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) VALUES (new.id, ${newCols});
       END`,
-      `CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools BEGIN
+      `CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools WHEN old.allowed = 1 BEGIN
         INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${TOOL_FTS_COLUMNS})
           VALUES ('delete', old.id, ${oldCols});
       END`,
-      `CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF ${TOOL_FTS_COLUMNS} ON trove_tools BEGIN
+      `CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, ${TOOL_FTS_COLUMNS} ON trove_tools BEGIN
         INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${TOOL_FTS_COLUMNS})
-          VALUES ('delete', old.id, ${oldCols});
-        INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) VALUES (new.id, ${newCols});
+          SELECT 'delete', old.id, ${oldCols} WHERE old.allowed = 1;
+        INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) SELECT new.id, ${newCols} WHERE new.allowed = 1;
       END`,
     ],
   },

@@ -9,6 +9,7 @@ import type { OpResult, SessionAddress, SessionObject } from "../session-object"
 import { tenantForAuthorization } from "./auth";
 import { errorResponse, onError, validationError } from "./errors";
 import { bundleInfo, VERSION } from "./info";
+import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
 
 type AppEnv = { Bindings: Env; Variables: { tenant: string } };
 
@@ -73,14 +74,23 @@ function sessionId(sid: string): string {
 async function readInput(request: Request, method: string): Promise<unknown> {
   const text = await request.text();
   if (text.trim() === "") return method === "GET" || method === "DELETE" ? {} : undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (err) {
     throw new TroveError("invalid_json", 400, "request body is not valid JSON", {
       field: "body",
       reason: err instanceof Error ? err.message : String(err),
     });
   }
+  const deep = tooDeepPath(body);
+  if (deep !== null) {
+    throw new TroveError("too_deep", 400, `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, {
+      field: deep,
+      limit: MAX_JSON_DEPTH,
+    });
+  }
+  return body;
 }
 
 async function invoke(env: Env, op: Operation, raw: unknown, address: SessionAddress): Promise<OpResult> {

@@ -163,6 +163,7 @@ export class CatalogStore {
     }
     if (changes.length === 0) return 0;
     this.#entries = null;
+    this.#size = null;
     for (const chunk of jsonChunks(changes)) {
       this.sql.run(
         `UPDATE trove_tools SET allowed = j.value->>1, effective_mode = j.value->>2
@@ -183,9 +184,10 @@ export class CatalogStore {
     return { tools: deferred + always, deferred, always };
   }
 
-  /** Documents in the search index (every tool, allowed or not: IDF is a property of the corpus). */
+  /** Documents in the search index: the tools the policy allows. */
   size(): number {
-    this.#size ??= this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools`)?.n ?? 0;
+    this.#size ??=
+      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools WHERE allowed = 1`)?.n ?? 0;
     return this.#size;
   }
 

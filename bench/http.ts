@@ -1,0 +1,97 @@
+// The HTTP part of `npm run bench`: tool_search vs GET session latency through `wrangler dev`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { benchCatalog, evalQueries } from "./catalogs";
+import { percentile, table } from "./harness";
+
+const PORT = 8799;
+const KEY = "bench-http-key";
+const BASE = `http://127.0.0.1:${PORT}`;
+const TOOLS = 10_000;
+const REQUESTS = 300;
+
+async function waitForHealth(child: ChildProcess, deadline: number): Promise<void> {
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${BASE}/v1/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("wrangler dev did not become healthy in time");
+}
+
+async function request(method: string, path: string, body?: unknown): Promise<number> {
+  const start = performance.now();
+  const res = await fetch(`${BASE}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}`);
+  return performance.now() - start;
+}
+
+export async function httpRatio(): Promise<{ table: string; tools: number; requests: number }> {
+  const persist = mkdtempSync(join(tmpdir(), "trove-bench-"));
+  const child = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--port",
+      String(PORT),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persist,
+      "--var",
+      `TROVE_API_KEYS:bench:${KEY}`,
+    ],
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+  try {
+    await waitForHealth(child, Date.now() + 60_000);
+    const sid = `http-bench-${Date.now()}`;
+    const catalog = benchCatalog(TOOLS);
+    // 10,000 full records exceed the 5 MB body limit, so the catalog goes up in merge batches.
+    for (let i = 0; i < catalog.length; i += 2_500) {
+      await request("POST", `/v1/sessions/${sid}/catalog_sync`, {
+        tools: catalog.slice(i, i + 2_500),
+        mode: "merge",
+      });
+    }
+    const search: number[] = [];
+    const get: number[] = [];
+    for (let i = 0; i < 20; i++) await request("GET", `/v1/sessions/${sid}`); // warm-up
+    for (let i = 0; i < REQUESTS; i++) {
+      search.push(
+        await request("POST", `/v1/sessions/${sid}/tool_search`, {
+          query: evalQueries[i % evalQueries.length],
+        }),
+      );
+      get.push(await request("GET", `/v1/sessions/${sid}`));
+    }
+    const ratio = percentile(search, 50) / percentile(get, 50);
+    return {
+      tools: TOOLS,
+      requests: REQUESTS,
+      table: table(
+        ["request", "p50 ms", "p95 ms"],
+        [
+          ["POST tool_search (fts)", percentile(search, 50).toFixed(2), percentile(search, 95).toFixed(2)],
+          ["GET /v1/sessions/{sid}", percentile(get, 50).toFixed(2), percentile(get, 95).toFixed(2)],
+          ["ratio of p50s", ratio.toFixed(2), ""],
+        ],
+      ),
+    };
+  } finally {
+    child.kill("SIGTERM");
+    rmSync(persist, { recursive: true, force: true });
+  }
+}

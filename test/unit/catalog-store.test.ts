@@ -1,0 +1,441 @@
+// The catalog in SQLite, seen from inside the session object: FTS5 stays consistent with the
+// table, unchanged syncs write nothing, changed ones write only their rows, and the schema is pinned.
+import { env, runInDurableObject } from "cloudflare:test";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MIGRATIONS, migrate } from "../../src/db/migrations";
+import type { Env } from "../../src/env";
+import { CatalogSyncInput } from "../../src/ops/tool-ops";
+import type { SessionObject } from "../../src/session-object";
+import { fingerprintOf } from "../../src/tools/catalog-store";
+import { call, newSid, op } from "../support/http";
+
+const SESSIONS = (env as unknown as Env).SESSIONS;
+const stubFor = (sid: string, tenant = "tenant-a") => SESSIONS.get(SESSIONS.idFromName(`${tenant}/${sid}`));
+const inObject = <R>(sid: string, fn: (obj: SessionObject, state: DurableObjectState) => R | Promise<R>) =>
+  runInDurableObject(stubFor(sid), fn);
+
+const FTS_COLUMNS = "f_name, f_namespace, f_tags, f_description, f_params, f_examples";
+
+/** Both forms of the FTS5 check; the `rank = 1` form also compares the index with trove_tools. */
+function integrityCheck(obj: SessionObject): void {
+  obj.sql.run(`INSERT INTO trove_tools_fts(trove_tools_fts) VALUES('integrity-check')`);
+  obj.sql.run(`INSERT INTO trove_tools_fts(trove_tools_fts, rank) VALUES('integrity-check', 1)`);
+}
+
+const rowsWritten = (sid: string) => inObject(sid, (obj) => obj.sql.stats.rowsWritten);
+
+/** Rows written by one HTTP request, read from the object's running SQL counters. */
+async function writesOf(sid: string, request: () => Promise<{ status: number }>): Promise<number> {
+  const before = await rowsWritten(sid);
+  expect((await request()).status).toBe(200);
+  return (await rowsWritten(sid)) - before;
+}
+
+const catalog = (n: number, prefix = "tool") =>
+  Array.from({ length: n }, (_, i) => ({
+    name: `ns${i % 7}.${prefix}_${i}`,
+    description: `Tool number ${i} fetches widget ${i % 13} from the store`,
+    tags: [`group${i % 5}`],
+    side_effects: (["pure", "read", "write", "external", "stateful"] as const)[i % 5],
+  }));
+
+const sync = (sid: string, tools: unknown[], mode: "replace" | "merge" = "replace") =>
+  op(sid, "catalog_sync", { tools, mode });
+
+describe("FTS5 consistency", () => {
+  it("passes integrity-check after add, update, remove, merge, replace, config changes and erase", async () => {
+    const sid = newSid();
+    const base = catalog(40);
+    const steps: [string, () => Promise<unknown>][] = [
+      ["add", () => sync(sid, base)],
+      [
+        "update",
+        () =>
+          sync(
+            sid,
+            base.map((t, i) => (i % 3 === 0 ? { ...t, description: `changed ${i}` } : t)),
+          ),
+      ],
+      ["remove", () => sync(sid, base.slice(10))],
+      ["merge", () => sync(sid, [...catalog(5, "merged"), { ...base[20], tags: ["new"] }], "merge")],
+      ["replace", () => sync(sid, catalog(15, "fresh"))],
+      [
+        "config",
+        () =>
+          call("PUT", `/v1/sessions/${sid}`, { policy: { deny: ["ns1.*"] }, default_loading_mode: "always" }),
+      ],
+      [
+        "rename",
+        () =>
+          sync(
+            sid,
+            catalog(15, "fresh").map((t) => ({ ...t, name: t.name.replace("fresh", "renamed") })),
+          ),
+      ],
+      ["erase", () => call("DELETE", `/v1/sessions/${sid}`)],
+      ["re-add", () => sync(sid, base)],
+      ["clear", () => sync(sid, [])],
+      ["refill", () => sync(sid, catalog(3))],
+    ];
+    for (const [label, step] of steps) {
+      await step();
+      await inObject(sid, (obj) => {
+        if (label === "erase") {
+          // Erase drops every table; the schema comes back with the next request.
+          const left = obj.sql.all(`SELECT name FROM sqlite_master WHERE name LIKE 'trove%'`);
+          expect(left).toEqual([]);
+          return;
+        }
+        expect(() => integrityCheck(obj), label).not.toThrow();
+        // The index holds exactly the tools the policy allows (denied ones stay out of ranking stats).
+        const tools = obj.sql.one<{ n: number }>(
+          `SELECT count(*) AS n FROM trove_tools WHERE allowed = 1`,
+        )?.n;
+        const docs = obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools_fts_docsize`)?.n;
+        expect(docs, label).toBe(tools);
+      });
+    }
+  });
+
+  it("integrity-check with rank 1 detects an index that disagrees with the table", async () => {
+    const sid = newSid();
+    await sync(sid, catalog(5));
+    await inObject(sid, (obj) => {
+      integrityCheck(obj);
+      const row = obj.sql.one<{ id: number }>(`SELECT id FROM trove_tools ORDER BY id LIMIT 1`);
+      // A 'delete' with the wrong column values is exactly the corruption external content risks.
+      obj.sql.run(
+        `INSERT INTO trove_tools_fts(trove_tools_fts, rowid, ${FTS_COLUMNS}) VALUES('delete', ?, 'bogus', 'x', '', '', '', '')`,
+        row?.id ?? 1,
+      );
+      expect(() =>
+        obj.sql.run(`INSERT INTO trove_tools_fts(trove_tools_fts, rank) VALUES('integrity-check', 1)`),
+      ).toThrow(/malformed|corrupt/i);
+    });
+  });
+
+  it("finds every stored tool through the index by its own normalized name", async () => {
+    const sid = newSid();
+    await sync(sid, catalog(30));
+    await sync(
+      sid,
+      catalog(30).map((t, i) => (i % 2 ? { ...t, name: `${t.name}_v2` } : t)),
+    );
+    await inObject(sid, (obj) => {
+      const rows = obj.sql.all<{ id: number; f_name: string }>(`SELECT id, f_name FROM trove_tools`);
+      expect(rows).toHaveLength(30);
+      for (const row of rows) {
+        const phrase = `"${row.f_name.replaceAll('"', '""')}"`;
+        const hits = obj.sql.all<{ rowid: number }>(
+          `SELECT rowid FROM trove_tools_fts WHERE trove_tools_fts MATCH ?`,
+          `f_name : ${phrase}`,
+        );
+        expect(hits.map((h) => h.rowid)).toContain(row.id);
+      }
+    });
+  });
+
+  it("keeps FTS5 consistent across random sequences of replace and merge syncs", async () => {
+    const names = ["a.x", "a.y", "b.x", "b.create_issue", "c.listUsers", "c.send-message", "d.z"];
+    const record = fc.record({
+      name: fc.constantFrom(...names),
+      description: fc.constantFrom("create an issue", "list users", "send a message", "zzz", ""),
+      tags: fc.option(fc.uniqueArray(fc.constantFrom("t1", "t2", "t3"), { maxLength: 2 }), {
+        nil: undefined,
+      }),
+      side_effects: fc.option(fc.constantFrom("pure", "read", "write"), { nil: undefined }),
+    });
+    const step = fc.record({
+      mode: fc.constantFrom("replace" as const, "merge" as const),
+      tools: fc.uniqueArray(record, { selector: (t) => t.name, maxLength: names.length }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        const sid = newSid();
+        const model = new Map<string, unknown>();
+        let fingerprint = "";
+        for (const s of steps) {
+          const res = await sync(sid, s.tools, s.mode);
+          expect(res.status).toBe(200);
+          if (s.mode === "replace") model.clear();
+          for (const t of s.tools) model.set(t.name, t);
+          expect(res.json.total).toBe(model.size);
+          fingerprint = res.json.fingerprint;
+        }
+        await inObject(sid, (obj) => {
+          integrityCheck(obj);
+          const rows = obj.sql.all<{ name: string; record_hash: string }>(
+            `SELECT name, record_hash FROM trove_tools ORDER BY name`,
+          );
+          expect(rows.map((r) => r.name)).toEqual([...model.keys()].sort());
+          expect(fingerprintOf(rows.map((r) => r.record_hash))).toBe(fingerprint);
+          expect(obj.catalog.fingerprint()).toBe(fingerprint);
+        });
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe("rows written", () => {
+  it("re-syncing an unchanged catalog writes 0 rows", async () => {
+    const sid = newSid();
+    const tools = catalog(200);
+    expect(await writesOf(sid, () => sync(sid, tools))).toBeGreaterThanOrEqual(200);
+    expect(await writesOf(sid, () => sync(sid, tools))).toBe(0);
+    expect(await writesOf(sid, () => sync(sid, [...tools].reverse()))).toBe(0);
+    expect(await writesOf(sid, () => sync(sid, tools.slice(0, 50), "merge"))).toBe(0);
+  });
+
+  it("re-syncing an unchanged catalog inside the object writes 0 rows", async () => {
+    const sid = newSid();
+    const input = CatalogSyncInput.parse({ tools: catalog(100) });
+    await inObject(sid, async (obj) => {
+      const first = await obj.run("catalog_sync", input, { tenant: "tenant-a", sid });
+      expect(first).toMatchObject({ ok: true, value: { added: 100 } });
+      const before = obj.sql.stats.rowsWritten;
+      const second = await obj.run("catalog_sync", input, { tenant: "tenant-a", sid });
+      expect(second).toMatchObject({ ok: true, value: { added: 0, updated: 0, unchanged: 100 } });
+      expect(obj.sql.stats.rowsWritten - before).toBe(0);
+    });
+  });
+
+  it("changing one record writes only that row and its index rows", async () => {
+    const sid = newSid();
+    const tools = catalog(300);
+    const full = await writesOf(sid, () => sync(sid, tools));
+    expect(full).toBeGreaterThanOrEqual(300);
+
+    const changed = tools.map((t, i) =>
+      i === 123 ? { ...t, description: "a completely new description" } : t,
+    );
+    const one = await writesOf(sid, () => sync(sid, changed));
+    expect(one).toBeGreaterThan(0);
+    expect(one).toBeLessThanOrEqual(20);
+    expect(one * 50).toBeLessThan(full);
+
+    const tagged = changed.map((t, i) => (i === 7 ? { ...t, tags: ["other"] } : t));
+    expect(await writesOf(sid, () => sync(sid, tagged))).toBeLessThanOrEqual(20);
+  });
+
+  it("adding or removing one tool writes only a few rows", async () => {
+    const sid = newSid();
+    const tools = catalog(300);
+    await sync(sid, tools);
+    expect(
+      await writesOf(sid, () => sync(sid, [{ name: "new.tool", description: "d" }], "merge")),
+    ).toBeLessThanOrEqual(20);
+    expect(await writesOf(sid, () => sync(sid, tools))).toBeLessThanOrEqual(20);
+  });
+
+  it("searches and reads write nothing", async () => {
+    const sid = newSid();
+    await sync(sid, catalog(50));
+    expect(await writesOf(sid, () => op(sid, "tool_search", { query: "fetches widget" }))).toBe(0);
+    expect(await writesOf(sid, () => op(sid, "tool_search", { query: "ns1", search_type: "regex" }))).toBe(0);
+    expect(
+      await writesOf(sid, () => op(sid, "tool_search", { query: "ns1.tool_1", search_type: "exact" })),
+    ).toBe(0);
+    expect(await writesOf(sid, () => call("GET", `/v1/sessions/${sid}`))).toBe(0);
+  });
+
+  it("putting the same config again writes nothing", async () => {
+    const sid = newSid();
+    await sync(sid, catalog(50));
+    const config = { policy: { deny: ["ns1.*"] }, always_loaded_patterns: ["ns2.*"] };
+    expect(await writesOf(sid, () => call("PUT", `/v1/sessions/${sid}`, config))).toBeGreaterThan(0);
+    expect(await writesOf(sid, () => call("PUT", `/v1/sessions/${sid}`, config))).toBe(0);
+  });
+
+  it("a config change rewrites only the tools whose visibility changed", async () => {
+    const sid = newSid();
+    await sync(sid, catalog(70));
+    // ns3.* holds 10 of the 70 tools.
+    const writes = await writesOf(sid, () =>
+      call("PUT", `/v1/sessions/${sid}`, { policy: { deny: ["ns3.*"] } }),
+    );
+    expect(writes).toBeGreaterThanOrEqual(10);
+    expect(writes).toBeLessThanOrEqual(10 * 3 + 2);
+  });
+});
+
+describe("schema", () => {
+  it("matches the snapshot", async () => {
+    const sid = newSid();
+    const schema = await inObject(sid, (obj) =>
+      obj.sql.all<{ type: string; name: string; sql: string | null }>(
+        `SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE '_cf_%' ORDER BY name`,
+      ),
+    );
+    expect(schema).toMatchInlineSnapshot(`
+      [
+        {
+          "name": "sqlite_autoindex_trove_meta_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
+          "name": "sqlite_autoindex_trove_tools_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
+          "name": "trove_meta",
+          "sql": "CREATE TABLE trove_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+          "type": "table",
+        },
+        {
+          "name": "trove_schema",
+          "sql": "CREATE TABLE trove_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+          "type": "table",
+        },
+        {
+          "name": "trove_tools",
+          "sql": "CREATE TABLE trove_tools (
+              id INTEGER PRIMARY KEY,
+              name TEXT NOT NULL UNIQUE,
+              qualified_name TEXT NOT NULL,
+              local_name TEXT NOT NULL,
+              namespace TEXT NOT NULL,
+              description TEXT NOT NULL,
+              tags TEXT NOT NULL,
+              side_effects TEXT NOT NULL,
+              loading_mode TEXT,
+              effective_mode TEXT NOT NULL,
+              allowed INTEGER NOT NULL,
+              record TEXT NOT NULL,
+              record_hash TEXT NOT NULL,
+              f_name TEXT NOT NULL,
+              f_namespace TEXT NOT NULL,
+              f_tags TEXT NOT NULL,
+              f_description TEXT NOT NULL,
+              f_params TEXT NOT NULL,
+              f_examples TEXT NOT NULL
+            )",
+          "type": "table",
+        },
+        {
+          "name": "trove_tools_fts",
+          "sql": "CREATE VIRTUAL TABLE trove_tools_fts USING fts5(f_name, f_namespace, f_tags, f_description, f_params, f_examples,
+              content='trove_tools_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+          "type": "table",
+        },
+        {
+          "name": "trove_tools_fts_config",
+          "sql": "CREATE TABLE 'trove_tools_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID",
+          "type": "table",
+        },
+        {
+          "name": "trove_tools_fts_data",
+          "sql": "CREATE TABLE 'trove_tools_fts_data'(id INTEGER PRIMARY KEY, block BLOB)",
+          "type": "table",
+        },
+        {
+          "name": "trove_tools_fts_delete",
+          "sql": "CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools WHEN old.allowed = 1 BEGIN
+              INSERT INTO trove_tools_fts (trove_tools_fts, rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples)
+                VALUES ('delete', old.id, old.f_name, old.f_namespace, old.f_tags, old.f_description, old.f_params, old.f_examples);
+            END",
+          "type": "trigger",
+        },
+        {
+          "name": "trove_tools_fts_docsize",
+          "sql": "CREATE TABLE 'trove_tools_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB)",
+          "type": "table",
+        },
+        {
+          "name": "trove_tools_fts_idx",
+          "sql": "CREATE TABLE 'trove_tools_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID",
+          "type": "table",
+        },
+        {
+          "name": "trove_tools_fts_insert",
+          "sql": "CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
+              INSERT INTO trove_tools_fts (rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples) VALUES (new.id, new.f_name, new.f_namespace, new.f_tags, new.f_description, new.f_params, new.f_examples);
+            END",
+          "type": "trigger",
+        },
+        {
+          "name": "trove_tools_fts_update",
+          "sql": "CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, f_name, f_namespace, f_tags, f_description, f_params, f_examples ON trove_tools BEGIN
+              INSERT INTO trove_tools_fts (trove_tools_fts, rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples)
+                SELECT 'delete', old.id, old.f_name, old.f_namespace, old.f_tags, old.f_description, old.f_params, old.f_examples WHERE old.allowed = 1;
+              INSERT INTO trove_tools_fts (rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples) SELECT new.id, new.f_name, new.f_namespace, new.f_tags, new.f_description, new.f_params, new.f_examples WHERE new.allowed = 1;
+            END",
+          "type": "trigger",
+        },
+        {
+          "name": "trove_tools_local_nocase",
+          "sql": "CREATE INDEX trove_tools_local_nocase ON trove_tools (local_name COLLATE NOCASE)",
+          "type": "index",
+        },
+        {
+          "name": "trove_tools_name_nocase",
+          "sql": "CREATE INDEX trove_tools_name_nocase ON trove_tools (name COLLATE NOCASE)",
+          "type": "index",
+        },
+        {
+          "name": "trove_tools_qualified_nocase",
+          "sql": "CREATE INDEX trove_tools_qualified_nocase ON trove_tools (qualified_name COLLATE NOCASE)",
+          "type": "index",
+        },
+        {
+          "name": "trove_tools_searchable",
+          "sql": "CREATE VIEW trove_tools_searchable AS
+              SELECT id, f_name, f_namespace, f_tags, f_description, f_params, f_examples FROM trove_tools WHERE allowed = 1",
+          "type": "view",
+        },
+        {
+          "name": "trove_tools_visibility",
+          "sql": "CREATE INDEX trove_tools_visibility ON trove_tools (allowed, effective_mode)",
+          "type": "index",
+        },
+        {
+          "name": "trove_tools_vocab",
+          "sql": "CREATE VIRTUAL TABLE trove_tools_vocab USING fts5vocab(trove_tools_fts, 'row')",
+          "type": "table",
+        },
+      ]
+    `);
+  });
+
+  it("records one trove_schema row per migration", async () => {
+    const sid = newSid();
+    const rows = await inObject(sid, (obj) =>
+      obj.sql.all<{ version: number; name: string; applied_at: number }>(
+        `SELECT version, name, applied_at FROM trove_schema ORDER BY version`,
+      ),
+    );
+    expect(rows.map(({ version, name }) => ({ version, name }))).toEqual(
+      MIGRATIONS.map(({ version, name }) => ({ version, name })),
+    );
+    for (const row of rows) expect(row.applied_at).toBeGreaterThan(0);
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it("re-running the migrations on an up-to-date database changes nothing and writes nothing", async () => {
+    const sid = newSid();
+    await sync(sid, catalog(3));
+    await inObject(sid, (obj, state) => {
+      const before = obj.sql.stats.rowsWritten;
+      const version = migrate(obj.sql, (fn) => state.storage.transactionSync(fn));
+      expect(version).toBe(MIGRATIONS.at(-1)?.version);
+      expect(obj.sql.stats.rowsWritten - before).toBe(0);
+      expect(obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_schema`)?.n).toBe(MIGRATIONS.length);
+      expect(obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools`)?.n).toBe(3);
+    });
+  });
+
+  it("recreates the schema once after an erase", async () => {
+    const sid = newSid();
+    await sync(sid, catalog(3));
+    await call("DELETE", `/v1/sessions/${sid}`);
+    await sync(sid, catalog(2));
+    await inObject(sid, (obj) => {
+      expect(obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_schema`)?.n).toBe(MIGRATIONS.length);
+      expect(obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools`)?.n).toBe(2);
+      integrityCheck(obj);
+    });
+  });
+});

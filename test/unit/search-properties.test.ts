@@ -1,0 +1,400 @@
+// Property tests for tool_search over random catalogs, configs and queries, through the real worker.
+// A small model of the session (who is allowed, who is deferred, the tie-break order) is the oracle.
+import { createExecutionContext, env } from "cloudflare:test";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app";
+import { KEY_A, newSid } from "../support/http";
+
+/**
+ * Requests go straight to the worker's Hono app (same routes, auth, validation and session
+ * objects) instead of SELF.fetch, whose per-request cost grows with every request made in a
+ * test file (cloudflare/workers-sdk#15446) — thousands of property-test requests would crawl.
+ */
+const app = createApp();
+
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await app.fetch(
+    new Request(`https://trove.test${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    env,
+    createExecutionContext(),
+  );
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : null };
+}
+
+const op = (sid: string, name: string, body: unknown) => call("POST", `/v1/sessions/${sid}/${name}`, body);
+
+const NAMESPACES = ["gh", "slack", "fs", "db", "zz"] as const;
+const WORDS = ["get", "list", "create", "issue", "file", "user", "send", "message", "read", "a", "b"];
+const SIDE_EFFECTS = ["pure", "read", "write", "external", "stateful"] as const;
+const REGEX_SCORES = [0.95, 0.9, 0.85, 0.75];
+
+interface Tool {
+  name: string;
+  description: string;
+  tags?: string[];
+  side_effects?: (typeof SIDE_EFFECTS)[number];
+  loading_mode?: "always" | "deferred";
+}
+
+interface Config {
+  default_loading_mode: "always" | "deferred";
+  always_loaded_patterns: string[];
+  preferred_namespaces: string[];
+  policy: { deny: string[] };
+}
+
+interface Hit {
+  name: string;
+  description: string;
+  score: number;
+  match_type: string;
+  loading_mode: string;
+}
+
+const joinWords = (words: string[], style: "_" | "-" | "camel") =>
+  style === "camel"
+    ? words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join("")
+    : words.join(style);
+
+const nameArb = fc
+  .tuple(
+    fc.constantFrom(...NAMESPACES),
+    fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom("_" as const, "-" as const, "camel" as const),
+  )
+  .map(([ns, words, style]) => `${ns}.${joinWords(words, style)}`);
+
+/** ASCII prose from the same vocabulary as the names, so searches hit often. */
+const proseArb = fc
+  .array(fc.constantFrom(...WORDS, "the", "of", "repository", "channel", "Issue", "FILE"), { maxLength: 8 })
+  .map((w) => w.join(" "));
+
+const toolArb = (description: fc.Arbitrary<string>) =>
+  fc.record(
+    {
+      name: nameArb,
+      description,
+      tags: fc.uniqueArray(fc.constantFrom(...WORDS, "misc"), { maxLength: 3 }),
+      side_effects: fc.constantFrom(...SIDE_EFFECTS),
+      loading_mode: fc.constantFrom("always" as const, "deferred" as const),
+    },
+    { requiredKeys: ["name", "description"] },
+  );
+
+const catalogArb = (description: fc.Arbitrary<string> = proseArb) =>
+  fc.uniqueArray(toolArb(description), { selector: (t) => t.name, maxLength: 20 });
+
+const configArb: fc.Arbitrary<Config> = fc.record({
+  default_loading_mode: fc.constantFrom("always" as const, "deferred" as const, "deferred" as const),
+  always_loaded_patterns: fc.subarray([...NAMESPACES], { maxLength: 2 }).map((ns) => ns.map((n) => `${n}.*`)),
+  preferred_namespaces: fc.shuffledSubarray([...NAMESPACES], { maxLength: 3 }),
+  policy: fc.record({
+    deny: fc.subarray([...NAMESPACES], { maxLength: 2 }).map((ns) => ns.map((n) => `${n}.*`)),
+  }),
+});
+
+/** What the session should make of each tool under a config. */
+class Model {
+  readonly byName: Map<string, Tool>;
+
+  constructor(
+    readonly tools: Tool[],
+    readonly config: Config,
+  ) {
+    this.byName = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  namespace = (name: string) => name.slice(0, name.indexOf("."));
+  allowed = (name: string) => !this.config.policy.deny.includes(`${this.namespace(name)}.*`);
+  mode(name: string): "always" | "deferred" {
+    if (this.config.always_loaded_patterns.includes(`${this.namespace(name)}.*`)) return "always";
+    return this.byName.get(name)?.loading_mode ?? this.config.default_loading_mode;
+  }
+  visible = (name: string, includeAlways: boolean) =>
+    this.byName.has(name) && this.allowed(name) && (includeAlways || this.mode(name) === "deferred");
+  deferredCount = () =>
+    this.tools.filter((t) => this.allowed(t.name) && this.mode(t.name) === "deferred").length;
+
+  /** The documented order: score desc, preferred namespace, side effects, shorter name, name. */
+  compare = (a: { name: string; score: number }, b: { name: string; score: number }): number => {
+    const pref = this.config.preferred_namespaces;
+    const ns = (n: string) => {
+      const i = pref.indexOf(this.namespace(n));
+      return i === -1 ? pref.length : i;
+    };
+    const se = (n: string) => SIDE_EFFECTS.indexOf(this.byName.get(n)?.side_effects ?? "read");
+    return (
+      b.score - a.score ||
+      ns(a.name) - ns(b.name) ||
+      se(a.name) - se(b.name) ||
+      a.name.length - b.name.length ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    );
+  };
+}
+
+/**
+ * Loads a catalog and config into `sid`, replacing what a previous run left there. Runs reuse a
+ * session: workerd slows down as thousands of live objects pile up in one test file.
+ */
+async function session(sid: string, tools: Tool[], config: Config): Promise<{ sid: string; model: Model }> {
+  const put = await call("PUT", `/v1/sessions/${sid}`, config);
+  expect(put.status).toBe(200);
+  const sync = await op(sid, "catalog_sync", { tools });
+  expect(sync.status).toBe(200);
+  return { sid, model: new Model(tools, config) };
+}
+
+/** Invariants every successful search response must satisfy. */
+function checkResponse(
+  model: Model,
+  body: any,
+  request: { query: string; search_type: string; limit: number; include: boolean },
+) {
+  expect(body.query).toBe(request.query);
+  expect(body.search_type).toBe(request.search_type);
+  expect(body.total_deferred).toBe(model.deferredCount());
+  const hits: Hit[] = body.tools;
+  expect(hits.length).toBeLessThanOrEqual(request.limit);
+  expect(new Set(hits.map((h) => h.name)).size).toBe(hits.length);
+  for (const h of hits) {
+    expect(h.score).toBeGreaterThanOrEqual(0);
+    expect(h.score).toBeLessThanOrEqual(1);
+    expect(h.match_type).toBe(request.search_type);
+    expect(model.allowed(h.name), `denied tool ${h.name} returned`).toBe(true);
+    expect(model.visible(h.name, request.include), `${h.name} should not be visible`).toBe(true);
+    expect(h.loading_mode).toBe(model.mode(h.name));
+    expect(h.description).toBe(model.byName.get(h.name)?.description);
+  }
+  hits.slice(1).forEach((next, i) => {
+    const prev = hits[i] as Hit;
+    expect(model.compare(prev, next), `${prev.name} before ${next.name}`).toBeLessThanOrEqual(0);
+  });
+}
+
+const queryArb = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc
+    .array(fc.constantFrom(...WORDS, "AND", "OR", "NOT", "NEAR", '"', "*", "(", ")", ":", "^", "-", "+"), {
+      maxLength: 8,
+    })
+    .map((w) => w.join(" ")),
+  nameArb,
+);
+
+describe("tool_search properties", () => {
+  it("full-text search returns visible tools only, scored in [0, 1], in the documented order", async () => {
+    const sid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb(fc.oneof(proseArb, fc.string({ unit: "binary", maxLength: 40 }))),
+        configArb,
+        fc.array(fc.tuple(queryArb, fc.integer({ min: 1, max: 20 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (tools, config, queries) => {
+          const { model } = await session(sid, tools, config);
+          for (const [query, limit, include] of queries) {
+            const res = await op(sid, "tool_search", { query, limit, include_always_loaded: include });
+            expect(res.status, JSON.stringify(query)).toBe(200);
+            checkResponse(model, res.json, { query, search_type: "fts", limit, include });
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it("regex search never fails with a 5xx and scores only 0.95, 0.90, 0.85 or 0.75", async () => {
+    const sid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb(),
+        configArb,
+        fc.array(queryArb, { minLength: 1, maxLength: 4 }),
+        async (tools, config, queries) => {
+          const { model } = await session(sid, tools, config);
+          for (const query of queries) {
+            const res = await op(sid, "tool_search", { query, search_type: "regex", limit: 20 });
+            if (res.status === 400) {
+              expect(["invalid_pattern", "pattern_too_long"]).toContain(res.json.error.code);
+              continue;
+            }
+            expect(res.status, JSON.stringify(query)).toBe(200);
+            checkResponse(model, res.json, { query, search_type: "regex", limit: 20, include: false });
+            for (const h of res.json.tools as Hit[]) expect(REGEX_SCORES).toContain(h.score);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("regex search of a literal returns exactly the tools a plain substring check predicts", async () => {
+    const fragment = fc.constantFrom(
+      ...WORDS,
+      ...NAMESPACES.map((n) => `${n}.`),
+      "_",
+      "-",
+      "e",
+      "ss",
+      "Issue",
+      "USER",
+    );
+    const literalArb = fc.array(fragment, { minLength: 1, maxLength: 2 }).map((f) => f.join(""));
+    const sid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb(),
+        configArb,
+        literalArb,
+        fc.boolean(),
+        async (tools, config, literal, include) => {
+          const { model } = await session(sid, tools, config);
+          const pattern = literal.replace(/[.-]/g, "\\$&");
+          const res = await op(sid, "tool_search", {
+            query: pattern,
+            search_type: "regex",
+            limit: 20,
+            include_always_loaded: include,
+          });
+          expect(res.status).toBe(200);
+          const needle = literal.toLowerCase();
+          const expected = tools
+            .filter((t) => model.visible(t.name, include))
+            .flatMap((t) => {
+              const name = t.name.toLowerCase();
+              const text = `${t.description}\n${(t.tags ?? []).join(" ")}`.toLowerCase();
+              const score =
+                name === needle
+                  ? 0.95
+                  : name.startsWith(needle)
+                    ? 0.9
+                    : name.includes(needle)
+                      ? 0.85
+                      : text.includes(needle)
+                        ? 0.75
+                        : null;
+              return score === null ? [] : [{ name: t.name, score }];
+            })
+            .sort(model.compare);
+          expect(res.json.tools.map((h: Hit) => ({ name: h.name, score: h.score }))).toEqual(expected);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("exact search returns exactly the visible tools whose name matches, all scored 1", async () => {
+    const sid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb(),
+        configArb,
+        fc.nat(),
+        fc.constantFrom("name", "local", "upper", "missing"),
+        fc.boolean(),
+        async (tools, config, pick, form, include) => {
+          const { model } = await session(sid, tools, config);
+          const target = tools[pick % tools.length]?.name ?? "gh.nothing";
+          const local = target.slice(target.indexOf(".") + 1);
+          const query =
+            form === "name"
+              ? target
+              : form === "local"
+                ? local
+                : form === "upper"
+                  ? target.toUpperCase()
+                  : `${target}_missing`;
+          const res = await op(sid, "tool_search", {
+            query,
+            search_type: "exact",
+            limit: 20,
+            include_always_loaded: include,
+          });
+          expect(res.status).toBe(200);
+          checkResponse(model, res.json, { query, search_type: "exact", limit: 20, include });
+          const q = query.toLowerCase();
+          const expected = tools
+            .filter((t) => model.visible(t.name, include))
+            .filter(
+              (t) => t.name.toLowerCase() === q || t.name.slice(t.name.indexOf(".") + 1).toLowerCase() === q,
+            )
+            .map((t) => ({ name: t.name, score: 1 }))
+            .sort(model.compare);
+          expect(res.json.tools.map((h: Hit) => ({ name: h.name, score: h.score }))).toEqual(expected);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("an exact visible name typed as a full-text query comes first with score 1", async () => {
+    const sid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb().filter((t) => t.length > 0),
+        configArb,
+        fc.nat(),
+        fc.boolean(),
+        async (tools, config, pick, include) => {
+          const { model } = await session(sid, tools, config);
+          const target = (tools[pick % tools.length] as Tool).name;
+          const res = await op(sid, "tool_search", {
+            query: target,
+            limit: 20,
+            include_always_loaded: include,
+          });
+          expect(res.status).toBe(200);
+          checkResponse(model, res.json, { query: target, search_type: "fts", limit: 20, include });
+          if (model.visible(target, include)) {
+            expect(res.json.tools[0]).toMatchObject({ name: target, score: 1 });
+          } else {
+            expect(res.json.tools.map((h: Hit) => h.name)).not.toContain(target);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("denied tools are invisible: a search answers the same as in a session where they were never synced", async () => {
+    // Exact and regex results do not depend on other tools, so they must match a catalog without them.
+    const sid = newSid();
+    const otherSid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb(),
+        configArb.filter((c) => c.policy.deny.length > 0),
+        fc.array(fc.tuple(queryArb, fc.constantFrom("exact", "regex")), { minLength: 1, maxLength: 4 }),
+        async (tools, config, queries) => {
+          const withDenied = await session(sid, tools, config);
+          const without = await session(
+            otherSid,
+            tools.filter((t) => withDenied.model.allowed(t.name)),
+            config,
+          );
+          for (const [query, search_type] of queries) {
+            const a = await op(withDenied.sid, "tool_search", { query, search_type, limit: 20 });
+            const b = await op(without.sid, "tool_search", { query, search_type, limit: 20 });
+            expect(a.status).toBe(b.status);
+            expect(a.json).toEqual(b.json);
+          }
+          const viewA = (await call("GET", `/v1/sessions/${withDenied.sid}`)).json.catalog;
+          const viewB = (await call("GET", `/v1/sessions/${without.sid}`)).json.catalog;
+          expect({ ...viewA, fingerprint: "" }).toEqual({ ...viewB, fingerprint: "" });
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
