@@ -21,11 +21,10 @@ export function tooDeepPath(value: unknown, maxDepth = MAX_JSON_DEPTH): string |
     if (node === null || typeof node !== "object") continue;
     if (frame.depth >= maxDepth) return formatPath(pathOf(frame));
     const depth = frame.depth + 1;
-    if (Array.isArray(node))
-      node.forEach((child, key) => stack.push({ value: child, depth, key, parent: frame }));
-    else
-      for (const key in node)
-        stack.push({ value: (node as Record<string, unknown>)[key], depth, key, parent: frame });
+    const entries: Iterable<[PropertyKey, unknown]> = Array.isArray(node)
+      ? node.entries()
+      : Object.entries(node);
+    for (const [key, child] of entries) stack.push({ value: child, depth, key, parent: frame });
   }
   return null;
 }
