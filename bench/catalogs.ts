@@ -10,10 +10,23 @@ interface Tool {
 
 const base = JSON.parse(readFileSync("bench/search-eval/catalog.json", "utf8")) as Tool[];
 
+const SYLLABLES = ["zen", "kor", "val", "mira", "tex", "lum", "qua", "rho", "sig", "tor", "vex", "nyx"];
+
+const namespaces = [...new Set(base.map((t) => t.namespace ?? t.name.split(".")[0] ?? "x"))];
+
+/** A made-up product name for copy `n` of a namespace: copies read as different products. */
+function productName(ns: string, n: number): string {
+  const k = namespaces.indexOf(ns) * 1000 + n;
+  const a = SYLLABLES[k % SYLLABLES.length] ?? "x";
+  const b = SYLLABLES[Math.floor(k / SYLLABLES.length) % SYLLABLES.length] ?? "y";
+  return `${a}${b}${k}`;
+}
+
 /**
- * `size` tools: the dev catalog first, then copies in numbered namespaces (`github2.create_issue`,
- * "…in a GitHub 2 repository") — every term's frequency grows with the catalog, which is the
- * pessimistic case for full-text search.
+ * `size` tools: the dev catalog first, then copies that stand for other products of the same
+ * kind — the namespace and the product's name in descriptions become a made-up product
+ * (`github` → `zenkor7`), so verbs and nouns grow common with the catalog while product names stay
+ * rare, as in a real catalog built from hundreds of servers.
  */
 export function benchCatalog(size: number): Tool[] {
   const out: Tool[] = [];
@@ -25,15 +38,15 @@ export function benchCatalog(size: number): Tool[] {
         continue;
       }
       const ns = tool.namespace ?? tool.name.split(".")[0] ?? "x";
+      const product = productName(ns, copy);
       const name = tool.name.startsWith(`${ns}.`)
-        ? `${ns}${copy}.${tool.name.slice(ns.length + 1)}`
-        : `${tool.name}_${copy}`;
-      out.push({
-        ...tool,
-        name,
-        namespace: `${ns}${copy}`.replaceAll(/[^A-Za-z0-9_:-]/g, "_").slice(0, 64),
-        description: `${tool.description} (variant ${copy})`,
-      });
+        ? `${product}.${tool.name.slice(ns.length + 1)}`
+        : `${product}_${tool.name}`.slice(0, 128);
+      const description = tool.description.replaceAll(
+        new RegExp(ns.replace(/[^A-Za-z0-9]/g, ""), "gi"),
+        product,
+      );
+      out.push({ ...tool, name, namespace: product, description });
     }
   }
   return out;

@@ -53,7 +53,11 @@ export async function httpRatio(): Promise<{ table: string; tools: number; reque
       "--var",
       `TROVE_API_KEYS:bench:${KEY}`,
     ],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      detached: true,
+    },
   );
   try {
     await waitForHealth(child, Date.now() + 60_000);
@@ -91,7 +95,7 @@ export async function httpRatio(): Promise<{ table: string; tools: number; reque
       ),
     };
   } finally {
-    child.kill("SIGTERM");
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
     rmSync(persist, { recursive: true, force: true });
   }
 }

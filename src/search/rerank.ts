@@ -43,34 +43,46 @@ export function rescore(
     ].filter((t) => t.idf > 0),
   }));
 
-  const tokenized = candidates.map((doc) => fields.map((_, i) => (doc[i] ? doc[i].split(" ") : [])));
+  // Per field: its length in tokens and how often each query term occurs (other tokens are only
+  // counted, never stored).
+  const wanted = new Set(weighted.flatMap((g) => g.terms.map((t) => t.term)));
+  const stats = candidates.map((doc) =>
+    fields.map((_, i) => {
+      const text = doc[i] ?? "";
+      const counts = new Map<string, number>();
+      let length = 0;
+      if (text) {
+        for (const token of text.split(" ")) {
+          length++;
+          if (wanted.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
+        }
+      }
+      return { length, counts };
+    }),
+  );
   const avgLength = fields.map(
-    (_, i) =>
-      tokenized.reduce((sum, doc) => sum + (doc[i]?.length ?? 0), 0) / Math.max(1, tokenized.length) || 1,
+    (_, i) => stats.reduce((sum, doc) => sum + (doc[i]?.length ?? 0), 0) / Math.max(1, stats.length) || 1,
   );
 
-  return tokenized.map((doc) => {
-    const counts = doc.map((tokens) => {
-      const m = new Map<string, number>();
-      for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
-      return m;
-    });
+  return stats.map((doc) => {
     let score = 0;
-    weighted.forEach((group) => {
+    for (const group of weighted) {
       let best = 0;
       for (const { term, idf: termIdf, weight } of group.terms) {
         let pseudoTf = 0;
-        fields.forEach((spec, fi) => {
-          const tf = counts[fi]?.get(term) ?? 0;
-          if (tf === 0) return;
-          const norm = 1 - spec.b + spec.b * ((doc[fi]?.length ?? 0) / (avgLength[fi] ?? 1));
+        for (let fi = 0; fi < fields.length; fi++) {
+          const field = doc[fi];
+          const tf = field?.counts.get(term) ?? 0;
+          if (tf === 0 || !field) continue;
+          const spec = fields[fi] as FieldSpec;
+          const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
           pseudoTf += (spec.weight * tf) / norm;
-        });
+        }
         const termScore = weight * termIdf * (pseudoTf / (K1 + pseudoTf));
         if (termScore > best) best = termScore;
       }
       score += best;
-    });
+    }
     return score;
   });
 }

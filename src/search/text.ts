@@ -18,7 +18,8 @@ export function words(text: string): string[] {
   for (const match of text.matchAll(WORD)) {
     const spaced = match[0].replace(CAMEL_BOUNDARY, "$1$3 $2$4").replaceAll("_", " ");
     for (const part of spaced.split(" ")) {
-      if (part) out.push(part.toLowerCase());
+      // Single letters ("s" of "what's", "e" of "e-mail") carry no meaning worth matching.
+      if (part.length > 1 || /\p{N}/u.test(part)) out.push(part.toLowerCase());
     }
   }
   return out;

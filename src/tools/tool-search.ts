@@ -35,7 +35,7 @@ export interface ToolSearchResult {
 
 export const MAX_PATTERN_LENGTH = 200;
 /** How many FTS candidates are re-scored before the top `limit` are returned. */
-const FTS_CANDIDATES = 80;
+const FTS_CANDIDATES = 40;
 /** bm25 column weights: name, namespace, tags, description, parameters, examples. */
 const FTS_WEIGHTS = [10, 3, 4, 2, 1, 1.5] as const;
 
@@ -89,9 +89,14 @@ function findCandidates(scope: SearchScope, request: ToolSearchRequest): Candida
 function exactMatches(sql: Sql, name: string, includeAlways: boolean): Omit<Candidate, "score">[] {
   if (!TOOL_NAME.test(name)) return [];
   return sql.all(
-    `SELECT name, namespace, description, side_effects, effective_mode FROM trove_tools
-     WHERE (name = ?1 COLLATE NOCASE OR qualified_name = ?1 COLLATE NOCASE OR local_name = ?1 COLLATE NOCASE)
-       AND allowed = 1 AND (?2 = 1 OR effective_mode = 'deferred')`,
+    // A UNION, not an OR, so each arm uses its own NOCASE index; CROSS JOIN keeps SQLite from
+    // starting at the visibility index and scanning every allowed tool.
+    `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode
+     FROM (SELECT id FROM trove_tools WHERE name = ?1 COLLATE NOCASE
+           UNION SELECT id FROM trove_tools WHERE qualified_name = ?1 COLLATE NOCASE
+           UNION SELECT id FROM trove_tools WHERE local_name = ?1 COLLATE NOCASE) AS m
+     CROSS JOIN trove_tools AS t ON t.id = m.id
+     WHERE t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')`,
     name,
     includeAlways ? 1 : 0,
   );
@@ -123,21 +128,32 @@ export function compileUserPattern(pattern: string): RE2JS {
 
 function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchRequest): Candidate[] {
   const re = compileUserPattern(request.query);
-  const out: Candidate[] = [];
-  for (const entry of entries) {
-    if (!entry.allowed || (!request.include_always_loaded && entry.effective_mode !== "deferred")) continue;
-    let score: number | null = null;
-    if (re.test(entry.name)) {
-      if (re.matches(entry.name)) score = REGEX_SCORE.full;
-      else if (re.matcher(entry.name).lookingAt()) score = REGEX_SCORE.prefix;
-      else score = REGEX_SCORE.substring;
-    } else if (re.test(entry.description) || (entry.tags && re.test(entry.tags))) {
-      score = REGEX_SCORE.text;
-    }
-    if (score !== null) out.push({ ...entry, score });
+  const eligible = entries.filter(
+    (e) => e.allowed && (request.include_always_loaded || e.effective_mode === "deferred"),
+  );
+  const byName: Candidate[] = [];
+  const rest: CatalogEntry[] = [];
+  for (const entry of eligible) {
+    if (!re.test(entry.name)) rest.push(entry);
+    else if (re.matches(entry.name)) byName.push({ ...entry, score: REGEX_SCORE.full });
+    else if (re.matcher(entry.name).lookingAt()) byName.push({ ...entry, score: REGEX_SCORE.prefix });
+    else byName.push({ ...entry, score: REGEX_SCORE.substring });
   }
-  return out;
+  // Name matches outscore every description-only match, so when they fill the page the (much
+  // longer) descriptions need not be scanned: the answer is the same.
+  if (byName.length >= request.limit) return byName;
+  const byText = rest.filter((e) => re.test(e.description) || (e.tags !== "" && re.test(e.tags)));
+  return [...byName, ...byText.map((e) => ({ ...e, score: REGEX_SCORE.text }))];
 }
+
+type FtsRow = Omit<Candidate, "score"> & {
+  f_name: string;
+  f_namespace: string;
+  f_tags: string;
+  f_description: string;
+  f_params: string;
+  f_examples: string;
+};
 
 /** Re-scoring fields, in the order of the FTS columns. */
 const RESCORE_FIELDS: readonly FieldSpec[] = [
@@ -150,6 +166,27 @@ const RESCORE_FIELDS: readonly FieldSpec[] = [
 ];
 /** At most this many terms go into one MATCH (direct terms first, then related ones). */
 const MAX_MATCH_TERMS = 32;
+/**
+ * The MATCH stops adding terms once they would cover this many tools: bm25 costs per matching
+ * tool, and the most common terms (added last) carry the least weight. Every term still counts
+ * in re-scoring.
+ */
+const MATCH_DOC_BUDGET = 300;
+
+/** Terms worth matching: present in the index, rarest first, within MATCH_DOC_BUDGET. */
+function candidateTerms(terms: readonly string[], df: ReadonlyMap<string, number>): string[] {
+  const present = terms.filter((t) => (df.get(t) ?? 0) > 0).slice(0, MAX_MATCH_TERMS);
+  const byRarity = [...present].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0));
+  const chosen: string[] = [];
+  let covered = 0;
+  for (const term of byRarity) {
+    const docs = df.get(term) ?? 0;
+    if (chosen.length > 0 && covered + docs > MATCH_DOC_BUDGET) break;
+    chosen.push(term);
+    covered += docs;
+  }
+  return chosen;
+}
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
   const include = request.include_always_loaded ? 1 : 0;
@@ -158,26 +195,19 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
   const direct = groups.flatMap((g) => g.terms);
   const related = groups.flatMap((g) => g.related).filter((t) => !direct.includes(t));
   const df = scope.catalog.docFrequencies([...direct, ...related]);
-  const matchTerms = [...new Set([...direct, ...related])]
-    .filter((t) => (df.get(t) ?? 0) > 0)
-    .slice(0, MAX_MATCH_TERMS);
+  const matchTerms = candidateTerms([...new Set([...direct, ...related])], df);
   const expression = ftsMatchExpression(matchTerms);
   const rows = expression
-    ? scope.sql.all<
-        Omit<Candidate, "score"> & {
-          f_name: string;
-          f_namespace: string;
-          f_tags: string;
-          f_description: string;
-          f_params: string;
-          f_examples: string;
-        }
-      >(
+    ? scope.sql.all<FtsRow>(
+        // Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would
+        // read every matching row's text.
         `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
            t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_params, t.f_examples
-         FROM trove_tools_fts JOIN trove_tools AS t ON t.id = trove_tools_fts.rowid
-         WHERE trove_tools_fts MATCH ?1 AND t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
-         ORDER BY bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) LIMIT ?3`,
+         FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
+               FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
+         CROSS JOIN trove_tools AS t ON t.id = m.id
+         WHERE t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
+         ORDER BY m.raw`,
         expression,
         include,
         FTS_CANDIDATES,
