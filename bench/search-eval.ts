@@ -1,6 +1,6 @@
 // Retrieval quality of tool_search on the dev evaluation: Recall@1, Recall@5 and MRR per query kind.
 // Usage: npm run bench:search [-- --catalog FILE --queries FILE --verbose]
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startBench, table } from "./harness";
 
@@ -77,6 +77,24 @@ try {
     `\ntargets: Recall@5 >= 0.95, MRR >= 0.85 -> ${all.r5 >= 0.95 && all.mrr >= 0.85 ? "met" : "NOT met"}`,
   );
   if (args.verbose) console.log(`\n${misses.join("\n")}`);
+  if (
+    args.queries === "bench/search-eval/queries.json" &&
+    args.catalog === "bench/search-eval/catalog.json"
+  ) {
+    const section = `## Retrieval quality (npm run bench:search)
+
+Dev evaluation, ${catalog.length} tools, ${queries.length} queries; run ${new Date().toISOString().slice(0, 16)}Z. Targets: Recall@5 ≥ 0.95, MRR ≥ 0.85.
+
+${table(["kind", "queries", "Recall@1", "Recall@5", "MRR"], rows)}
+
+No-answer queries returning nothing: ${noAnswer.filter((o) => o.returned === 0).length} of ${noAnswer.length}.
+`;
+    const previous = existsSync("bench/RESULTS.md")
+      ? readFileSync("bench/RESULTS.md", "utf8")
+      : "# Benchmark results\n\n";
+    const kept = previous.replace(/## Retrieval quality[\s\S]*/, "").trimEnd();
+    writeFileSync("bench/RESULTS.md", `${kept}\n\n${section}`);
+  }
 } finally {
   await bench.mf.dispose();
 }

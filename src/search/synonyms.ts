@@ -129,6 +129,56 @@ page: incident oncall
 pager: oncall incident
 paged: oncall incident
 call: oncall phone meeting
+clone: repository copy
+fork: repository copy
+compare: diff
+blame: history commit
+switch: checkout branch
+label: tag
+labels: tag
+assignee: assign user
+epic: issue
+subtask: issue
+priority: issue update
+announce: send message
+broadcast: send message
+notify: send message
+forward: send email
+attachment: file
+attach: upload file
+unread: list search
+spam: label delete
+rsvp: respond
+accept: respond
+decline: respond
+duplicate: copy
+visit: navigate
+goto: navigate
+scroll: browser page
+tab: browser page
+eta: directions duration
+route: directions
+near: place search
+pageviews: report
+retention: cohort report
+cohort: retention
+dau: active users
+mau: active users
+uptime: status monitor
+health: status
+healthy: status
+outage: incident status
+record: row
+records: row
+insert: create row
+migration: execute sql
+index: execute sql
+receipt: invoice payment
+payout: balance payment
+transcript: message history
+recap: summary history
+summarize: history get
+digest: summary history
 throw: delete
 away: delete
 contested: dispute

@@ -75,6 +75,10 @@ export function queryTermGroups(query: string): TermGroup[] {
     groups.push({ terms, related });
     if (seen.size >= MAX_QUERY_TERMS) break;
   }
+  // A related term stands in for a missing word; when the query has that word itself, the term
+  // belongs to that word's concept only (no double credit).
+  const direct = new Set(groups.flatMap((g) => g.terms));
+  for (const g of groups) g.related = g.related.filter((t) => !direct.has(t));
   for (const hint of SHAPE_HINTS) {
     if (!hint.pattern.test(query)) continue;
     const related = hint.related.flatMap(canonical).filter((t) => !seen.has(t));

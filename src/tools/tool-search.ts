@@ -151,17 +151,18 @@ type FtsRow = Omit<Candidate, "score"> & {
   f_namespace: string;
   f_tags: string;
   f_description: string;
-  f_params: string;
   f_examples: string;
 };
 
-/** Re-scoring fields, in the order of the FTS columns. */
+/**
+ * Re-scoring fields. Parameter text helps find candidates (it is in the MATCH) but not order them:
+ * parameter names repeat across tools ("id", "page"), and leaving them out measured no worse.
+ */
 const RESCORE_FIELDS: readonly FieldSpec[] = [
   { weight: 3, b: 0.3 }, // f_name
   { weight: 1.5, b: 0 }, // f_namespace
   { weight: 1.5, b: 0.3 }, // f_tags
   { weight: 1, b: 0.75 }, // f_description
-  { weight: 0.4, b: 0.75 }, // f_params
   { weight: 0.6, b: 0.5 }, // f_examples
 ];
 /** At most this many terms go into one MATCH (direct terms first, then related ones). */
@@ -202,7 +203,7 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
         // Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would
         // read every matching row's text.
         `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
-           t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_params, t.f_examples
+           t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples
          FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
                FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
          CROSS JOIN trove_tools AS t ON t.id = m.id
@@ -214,7 +215,7 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
       )
     : [];
   const relevance = rescore(
-    rows.map((r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_params, r.f_examples]),
+    rows.map((r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_examples]),
     groups,
     RESCORE_FIELDS,
     { size: scope.catalog.size(), docFrequency: (term) => df.get(term) ?? 0 },
