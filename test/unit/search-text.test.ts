@@ -1,0 +1,127 @@
+// Normalization, query concepts, re-scoring and the depth guard: pure functions, run in workerd.
+import { describe, expect, it } from "vitest";
+import { tooDeepPath } from "../../src/http/json-depth";
+import { rescore } from "../../src/search/rerank";
+import { documentTerms, queryTermGroups, words } from "../../src/search/text";
+
+describe("words", () => {
+  it("splits identifiers in every naming convention", () => {
+    for (const name of ["createIssue", "create_issue", "create-issue", "github.create_issue", "CreateIssue"]) {
+      expect(words(name)).toEqual(expect.arrayContaining(["create", "issue"]));
+    }
+    expect(words("HTTPServer getURLPath")).toEqual(["http", "server", "get", "url", "path"]);
+  });
+
+  it("drops single letters but keeps numbers", () => {
+    expect(words("what's e-mail v2 3")).toEqual(["what", "mail", "v2", "3"]);
+  });
+});
+
+describe("documentTerms", () => {
+  it("stems so that inflections meet (deploy, deployment, deployed, deploying)", () => {
+    const stems = ["deploy", "deployment", "deployed", "deploying"].map((w) => documentTerms(w)[0]);
+    expect(new Set(stems).size).toBe(1);
+  });
+
+  it("folds synonyms to one word and expands abbreviations", () => {
+    expect(documentTerms("remove")).toEqual(documentTerms("delete"));
+    expect(documentTerms("repo")).toEqual(documentTerms("repository"));
+    expect(documentTerms("PR")).toEqual(documentTerms("pull request"));
+  });
+
+  it("drops stopwords", () => {
+    expect(documentTerms("the list of the files")).toEqual(documentTerms("list files"));
+  });
+});
+
+describe("queryTermGroups", () => {
+  it("keeps one concept per meaningful word, with related terms for everyday words", () => {
+    const groups = queryTermGroups("please open a bug");
+    expect(groups.map((g) => g.terms)).toEqual([documentTerms("open"), documentTerms("issue")]);
+    expect(groups[0]?.related).toEqual(documentTerms("create"));
+  });
+
+  it("never counts a related term that the query also says directly", () => {
+    const groups = queryTermGroups("read a file");
+    const direct = groups.flatMap((g) => g.terms);
+    for (const g of groups) for (const t of g.related) expect(direct).not.toContain(t);
+  });
+
+  it("adds hints from the query's shape: a #channel, an email address, a question", () => {
+    expect(queryTermGroups("post in #releases").some((g) => g.related.includes(documentTerms("channel")[0] ?? ""))).toBe(
+      true,
+    );
+    expect(
+      queryTermGroups("forward it to ana@example.com").some((g) => g.related.includes(documentTerms("email")[0] ?? "")),
+    ).toBe(true);
+    expect(queryTermGroups("how many open pull requests").at(-1)?.related).toEqual(
+      expect.arrayContaining(documentTerms("list")),
+    );
+  });
+
+  it("returns nothing for text without a searchable word", () => {
+    expect(queryTermGroups('"" * AND ( ) -- ^ 🙂')).toEqual([]);
+  });
+
+  it("caps the number of distinct terms", () => {
+    const many = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    expect(queryTermGroups(many).flatMap((g) => g.terms).length).toBeLessThanOrEqual(16);
+  });
+});
+
+describe("rescore", () => {
+  const fields = [
+    { weight: 3, b: 0.3 },
+    { weight: 1, b: 0.75 },
+  ];
+  const corpus = { size: 100, docFrequency: () => 5 };
+
+  it("ranks a direct match above a related-term match", () => {
+    const groups = [{ terms: ["refund"], related: ["money"] }];
+    const [direct, related] = rescore(
+      [
+        ["refund", "a tool"],
+        ["money", "a tool"],
+      ],
+      groups,
+      fields,
+      corpus,
+    );
+    expect(direct).toBeGreaterThan(related ?? Infinity);
+    expect(related).toBeGreaterThan(0);
+  });
+
+  it("ranks a name match above the same word in a description", () => {
+    const [inName, inText] = rescore(
+      [
+        ["refund", "a tool"],
+        ["other", "refund a tool"],
+      ],
+      [{ terms: ["refund"], related: [] }],
+      fields,
+      corpus,
+    );
+    expect(inName).toBeGreaterThan(inText ?? Infinity);
+  });
+
+  it("gives no credit for terms the index does not contain", () => {
+    const scores = rescore([["refund", ""]], [{ terms: ["refund"], related: [] }], fields, {
+      size: 100,
+      docFrequency: () => 0,
+    });
+    expect(scores).toEqual([0]);
+  });
+});
+
+describe("tooDeepPath", () => {
+  it("names the first value nested deeper than the limit", () => {
+    expect(tooDeepPath({ a: [{ b: 1 }] }, 3)).toBeNull();
+    expect(tooDeepPath({ a: [{ b: { c: 1 } }] }, 3)).toBe("a[0].b");
+  });
+
+  it("walks a very deep value without exhausting the stack", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(tooDeepPath(deep)).toMatch(/^(\[0\]){64}$/);
+  });
+});
