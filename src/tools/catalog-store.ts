@@ -33,6 +33,8 @@ export interface CatalogEntry {
   description: string;
   /** Tags joined by spaces. */
   tags: string;
+  /** Lowercased copies when all three texts are ASCII (literal regex patterns then use string search). */
+  ascii?: { name: string; description: string; tags: string };
   side_effects: SideEffects;
   effective_mode: LoadingMode;
   allowed: number;
@@ -44,6 +46,7 @@ export interface CatalogCounts {
   always: number;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
 const ENTRY_COLUMNS = `id, name, qualified_name, namespace, description, tags, side_effects, effective_mode, allowed`;
 
 const UPSERT = `
@@ -70,6 +73,8 @@ export class CatalogStore {
   #counts: CatalogCounts | null = null;
   #docFrequency = new Map<string, number>();
   #lastSync: { digest: string; result: SyncResult } | null = null;
+  /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
+  #hashByRaw = new Map<string, string>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -110,9 +115,20 @@ export class CatalogStore {
     const rows: unknown[][] = [];
     let added = 0;
     let updated = 0;
+    const seen = new Map<string, string>();
     for (const input of inputs) {
+      // A record's hash is a pure function of its JSON, so hashes computed before are reused: a
+      // re-sent record costs one JSON.stringify, not a canonicalization and a sha256.
+      const raw = JSON.stringify(input);
+      const known = this.#hashByRaw.get(raw);
+      if (known !== undefined && existing.get(input.name) === known) {
+        seen.set(raw, known);
+        next.set(input.name, known);
+        continue;
+      }
       const tool = normalizeTool(input);
       const { json, hash } = hashTool(tool);
+      seen.set(raw, hash);
       next.set(tool.name, hash);
       const previous = existing.get(tool.name);
       if (previous === hash) continue;
@@ -141,6 +157,7 @@ export class CatalogStore {
         fields.f_examples,
       ]);
     }
+    this.#hashByRaw = seen;
     const removed = mode === "replace" ? [...existing.keys()].filter((name) => !next.has(name)) : [];
     if (next.size > MAX_TOOLS) {
       throw new TroveError("catalog_too_large", 400, `a session holds at most ${MAX_TOOLS} tools`, {
@@ -247,10 +264,21 @@ export class CatalogStore {
   /** Every catalog entry (allowed or not), cached until the next write. */
   entries(): CatalogEntry[] {
     this.#entries ??= this.sql
-      .all<Omit<CatalogEntry, "tags"> & { tags: string }>(
+      .all<Omit<CatalogEntry, "tags" | "ascii"> & { tags: string }>(
         `SELECT ${ENTRY_COLUMNS} FROM trove_tools ORDER BY id`,
       )
-      .map((row) => ({ ...row, tags: (JSON.parse(row.tags) as string[]).join(" ") }));
+      .map((row) => {
+        const tags = (JSON.parse(row.tags) as string[]).join(" ");
+        const ascii = ASCII.test(row.name) && ASCII.test(row.description) && ASCII.test(tags);
+        const lower = ascii
+          ? {
+              name: row.name.toLowerCase(),
+              description: row.description.toLowerCase(),
+              tags: tags.toLowerCase(),
+            }
+          : undefined;
+        return { ...row, tags, ascii: lower };
+      });
     return this.#entries;
   }
 

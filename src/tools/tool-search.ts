@@ -3,6 +3,7 @@ import { RE2JS } from "re2js";
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import { ftsMatchExpression } from "../search/fts-query";
+import { requiredLiterals } from "../search/regex-literals";
 import { type FieldSpec, rescore } from "../search/rerank";
 import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
 import { queryTermGroups } from "../search/text";
@@ -126,23 +127,54 @@ export function compileUserPattern(pattern: string): RE2JS {
   }
 }
 
+/**
+ * The alternatives of a pattern made only of literal text (`webhook`, `refund|charge`,
+ * `s3\.get_object`), lowercased; null for anything with regex syntax. Such patterns are matched
+ * with plain string search on ASCII text, where it gives exactly RE2's case-insensitive answer.
+ */
+export function literalAlternatives(pattern: string): string[] | null {
+  const alternatives = pattern.split("|");
+  const out: string[] = [];
+  for (const alt of alternatives) {
+    if (!/^(?:[A-Za-z0-9_ :-]|\\[.\-:/_ ])+$/.test(alt)) return null;
+    out.push(alt.replaceAll("\\", "").toLowerCase());
+  }
+  return out;
+}
+
 function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchRequest): Candidate[] {
   const re = compileUserPattern(request.query);
+  const literals = literalAlternatives(request.query);
+  const required = requiredLiterals(request.query);
+  const test = (text: string, lower: string | undefined) => {
+    if (lower === undefined) return re.test(text);
+    if (literals) return literals.some((l) => lower.includes(l));
+    return required.every((r) => lower.includes(r)) && re.test(text);
+  };
   const eligible = entries.filter(
     (e) => e.allowed && (request.include_always_loaded || e.effective_mode === "deferred"),
   );
   const byName: Candidate[] = [];
   const rest: CatalogEntry[] = [];
   for (const entry of eligible) {
-    if (!re.test(entry.name)) rest.push(entry);
-    else if (re.matches(entry.name)) byName.push({ ...entry, score: REGEX_SCORE.full });
-    else if (re.matcher(entry.name).lookingAt()) byName.push({ ...entry, score: REGEX_SCORE.prefix });
+    const lower = entry.ascii?.name;
+    if (!test(entry.name, lower)) rest.push(entry);
+    else if (literals && lower !== undefined ? literals.includes(lower) : re.matches(entry.name))
+      byName.push({ ...entry, score: REGEX_SCORE.full });
+    else if (
+      literals && lower !== undefined
+        ? literals.some((l) => lower.startsWith(l))
+        : re.matcher(entry.name).lookingAt()
+    )
+      byName.push({ ...entry, score: REGEX_SCORE.prefix });
     else byName.push({ ...entry, score: REGEX_SCORE.substring });
   }
   // Name matches outscore every description-only match, so when they fill the page the (much
   // longer) descriptions need not be scanned: the answer is the same.
   if (byName.length >= request.limit) return byName;
-  const byText = rest.filter((e) => re.test(e.description) || (e.tags !== "" && re.test(e.tags)));
+  const byText = rest.filter(
+    (e) => test(e.description, e.ascii?.description) || (e.tags !== "" && test(e.tags, e.ascii?.tags)),
+  );
   return [...byName, ...byText.map((e) => ({ ...e, score: REGEX_SCORE.text }))];
 }
 

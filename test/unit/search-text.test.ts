@@ -1,12 +1,22 @@
 // Normalization, query concepts, re-scoring and the depth guard: pure functions, run in workerd.
+import fc from "fast-check";
+import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { tooDeepPath } from "../../src/http/json-depth";
+import { requiredLiterals } from "../../src/search/regex-literals";
 import { rescore } from "../../src/search/rerank";
 import { documentTerms, queryTermGroups, words } from "../../src/search/text";
+import { literalAlternatives } from "../../src/tools/tool-search";
 
 describe("words", () => {
   it("splits identifiers in every naming convention", () => {
-    for (const name of ["createIssue", "create_issue", "create-issue", "github.create_issue", "CreateIssue"]) {
+    for (const name of [
+      "createIssue",
+      "create_issue",
+      "create-issue",
+      "github.create_issue",
+      "CreateIssue",
+    ]) {
       expect(words(name)).toEqual(expect.arrayContaining(["create", "issue"]));
     }
     expect(words("HTTPServer getURLPath")).toEqual(["http", "server", "get", "url", "path"]);
@@ -48,11 +58,13 @@ describe("queryTermGroups", () => {
   });
 
   it("adds hints from the query's shape: a #channel, an email address, a question", () => {
-    expect(queryTermGroups("post in #releases").some((g) => g.related.includes(documentTerms("channel")[0] ?? ""))).toBe(
-      true,
-    );
     expect(
-      queryTermGroups("forward it to ana@example.com").some((g) => g.related.includes(documentTerms("email")[0] ?? "")),
+      queryTermGroups("post in #releases").some((g) => g.related.includes(documentTerms("channel")[0] ?? "")),
+    ).toBe(true);
+    expect(
+      queryTermGroups("forward it to ana@example.com").some((g) =>
+        g.related.includes(documentTerms("email")[0] ?? ""),
+      ),
     ).toBe(true);
     expect(queryTermGroups("how many open pull requests").at(-1)?.related).toEqual(
       expect.arrayContaining(documentTerms("list")),
@@ -123,5 +135,89 @@ describe("tooDeepPath", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(tooDeepPath(deep)).toMatch(/^(\[0\]){64}$/);
+  });
+});
+
+describe("literal regex patterns", () => {
+  const ci = (p: string) => RE2JS.compile(p, RE2JS.CASE_INSENSITIVE);
+
+  it("recognizes literal text and alternations, and nothing with regex syntax", () => {
+    expect(literalAlternatives("Webhook")).toEqual(["webhook"]);
+    expect(literalAlternatives("refund|charge")).toEqual(["refund", "charge"]);
+    expect(literalAlternatives("s3\\.get_object")).toEqual(["s3.get_object"]);
+    for (const p of ["a.b", "^a", "a$", "a+", "(a|b)", "[ab]", "a|", "\\d", "a?"])
+      expect(literalAlternatives(p)).toBeNull();
+  });
+
+  it("gives RE2's case-insensitive answer on ASCII text (find, full match, prefix)", () => {
+    const piece = fc.stringMatching(/^[A-Za-z0-9_:-]{1,4}$/);
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 3 }),
+        fc.stringMatching(/^[ -~]{0,30}$/),
+        (alts, text) => {
+          const pattern = alts.join("|");
+          const literals = literalAlternatives(pattern) ?? [];
+          const lower = text.toLowerCase();
+          const re = ci(pattern);
+          expect(literals.some((l) => lower.includes(l))).toBe(re.test(text));
+          expect(literals.includes(lower)).toBe(re.matches(text));
+          expect(literals.some((l) => lower.startsWith(l))).toBe(re.matcher(text).lookingAt());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("requiredLiterals", () => {
+  it("finds the literal runs every match contains", () => {
+    expect(requiredLiterals("^k8s.*pod")).toEqual(["k8s", "pod"]);
+    expect(requiredLiterals("s3\\.(get|put)_Object")).toEqual(["s3.", "_object"]);
+    expect(requiredLiterals("logs?")).toEqual(["log"]);
+    expect(requiredLiterals("[a-z]+_file$")).toEqual(["_file"]);
+    expect(requiredLiterals("a|b")).toEqual([]);
+    expect(requiredLiterals("\\Qa.b\\E")).toEqual([]);
+  });
+
+  it("never rules out a text that RE2 matches", () => {
+    const atom = fc.constantFrom(
+      "a",
+      "b",
+      "k8s",
+      "_",
+      ".",
+      "\\.",
+      "x?",
+      "y*",
+      "z+",
+      "(a|b)",
+      "[ab]",
+      "^",
+      "$",
+      "\\d",
+      "c{2}",
+      "(?i)",
+      "-",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(atom, { minLength: 1, maxLength: 6 }),
+        fc.stringMatching(/^[abxyzck8s_.0-9-]{0,16}$/),
+        (atoms, text) => {
+          const pattern = atoms.join("");
+          let re: RE2JS;
+          try {
+            re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+          } catch {
+            return;
+          }
+          if (re.test(text)) {
+            for (const literal of requiredLiterals(pattern)) expect(text.toLowerCase()).toContain(literal);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
