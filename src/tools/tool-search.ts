@@ -35,8 +35,11 @@ export interface ToolSearchResult {
 }
 
 export const MAX_PATTERN_LENGTH = 200;
-/** How many FTS candidates are re-scored before the top `limit` are returned. */
-const FTS_CANDIDATES = 40;
+/**
+ * How many FTS candidates are re-scored before the top `limit` are returned: re-scoring is the
+ * costliest step per candidate, and beyond ~3× the default page it measured no better.
+ */
+const candidateCount = (limit: number) => Math.max(24, 2 * limit);
 /** bm25 column weights: name, namespace, tags, description, parameters, examples. */
 const FTS_WEIGHTS = [10, 3, 4, 2, 1, 1.5] as const;
 
@@ -243,7 +246,7 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
          ORDER BY m.raw`,
         expression,
         include,
-        FTS_CANDIDATES,
+        candidateCount(request.limit),
       )
     : [];
   const relevance = rescore(
