@@ -46,7 +46,7 @@ export interface CatalogCounts {
   always: number;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 const ENTRY_COLUMNS = `id, name, qualified_name, namespace, description, tags, side_effects, effective_mode, allowed`;
 
 const UPSERT = `
