@@ -1,13 +1,7 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
-import {
-  ABBREVIATIONS,
-  QUERY_EXPANSIONS,
-  QUERY_STOPWORDS,
-  SHAPE_HINTS,
-  STOPWORDS,
-  SYNONYMS,
-} from "./synonyms";
+import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
+import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 const CAMEL_BOUNDARY = /([\p{Ll}\p{N}])(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
