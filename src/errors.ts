@@ -22,6 +22,14 @@ export class TroveError extends Error {
     this.name = "TroveError";
   }
 
+  /** An event to record even though the operation's writes roll back (e.g. a denied activation). */
+  event?: { type: string; data: Record<string, unknown> };
+
+  withEvent(type: string, data: Record<string, unknown>): this {
+    this.event = { type, data };
+    return this;
+  }
+
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message, details: this.details } };
   }

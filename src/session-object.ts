@@ -1,4 +1,5 @@
-// The per-session Durable Object: owns start-up (schema) and runs operations inside a transaction.
+// The per-session Durable Object: owns start-up (schema) and lifetime (the idle alarm), and runs
+// operations inside a transaction.
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "./db/migrations";
 import { createSql, type Sql } from "./db/sql";
@@ -7,6 +8,9 @@ import { TroveError } from "./errors";
 import type { OpContext } from "./ops/context";
 import { OPERATIONS_BY_NAME } from "./ops/registry";
 import { ConfigStore } from "./state/config";
+import { EventLog, type EventType } from "./state/events";
+import { ActivationStore } from "./tools/activation";
+import { ApprovalStore } from "./tools/approvals";
 import { CatalogStore } from "./tools/catalog-store";
 
 export interface SessionAddress {
@@ -22,14 +26,23 @@ export class SessionObject extends DurableObject<Env> {
   readonly sql: Sql;
   readonly config: ConfigStore;
   readonly catalog: CatalogStore;
+  readonly activations: ActivationStore;
+  readonly approvals: ApprovalStore;
+  readonly events: EventLog;
+  #address: SessionAddress = { tenant: "", sid: "" };
   #ready = false;
   #eraseRequested = false;
+  /** When a request last moved `last_seen` (ms); NaN when never. */
+  #lastSeen: number | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = createSql(ctx.storage.sql);
     this.config = new ConfigStore(this.sql);
     this.catalog = new CatalogStore(this.sql);
+    this.activations = new ActivationStore(this.sql);
+    this.approvals = new ApprovalStore(this.sql);
+    this.events = new EventLog(this.sql, () => this.#address);
     this.ensureReady();
   }
 
@@ -39,47 +52,112 @@ export class SessionObject extends DurableObject<Env> {
    */
   async run(name: string, input: unknown, address: SessionAddress): Promise<OpResult> {
     const op = OPERATIONS_BY_NAME.get(name);
-    if (!op)
+    if (!op) {
       return failure(
         new TroveError("unknown_operation", 404, `no operation named "${name}"`, { field: "operation" }),
       );
+    }
+    this.#address = address;
+    const now = Date.now();
     try {
       this.#eraseRequested = false;
       this.ensureReady();
-      const ctx = this.context(address);
+      const ctx = this.context(address, now);
       const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
       if (this.#eraseRequested) await this.erase();
+      else await this.extendLife(now);
       return { ok: true, value };
     } catch (err) {
-      if (err instanceof TroveError) return failure(err);
-      console.error(
-        JSON.stringify({
-          msg: "operation failed",
-          op: name,
-          error: String(err),
-          stack: (err as Error)?.stack,
-        }),
-      );
-      return failure(new TroveError("internal", 500, "internal error", {}));
+      if (!(err instanceof TroveError)) {
+        console.error(
+          JSON.stringify({
+            msg: "operation failed",
+            op: name,
+            error: String(err),
+            stack: (err as Error)?.stack,
+          }),
+        );
+        return failure(new TroveError("internal", 500, "internal error", {}));
+      }
+      // The operation's writes rolled back; what it must still record goes in on its own.
+      if (err.event) {
+        const { type, data } = err.event;
+        this.ctx.storage.transactionSync(() => this.events.record(type as EventType, data, now));
+      }
+      await this.extendLife(now);
+      return failure(err);
     }
   }
 
-  private context(address: SessionAddress): OpContext {
+  /**
+   * The idle alarm: erases a session nobody used for `ttl_seconds`, otherwise prunes expired
+   * run activations and sleeps until the idle deadline. Safe to run any number of times.
+   */
+  override async alarm(): Promise<void> {
+    const hasSchema = this.sql.one(`SELECT 1 AS x FROM sqlite_master WHERE name = 'trove_schema'`);
+    if (!hasSchema) return;
+    this.ensureReady();
+    const now = Date.now();
+    const deadline = this.idleDeadline();
+    if (deadline === null || now >= deadline) {
+      await this.erase();
+      return;
+    }
+    this.ctx.storage.transactionSync(() => this.activations.pruneExpired(now));
+    await this.ctx.storage.setAlarm(deadline);
+  }
+
+  private context(address: SessionAddress, now: number): OpContext {
     return {
       sql: this.sql,
       config: this.config,
       catalog: this.catalog,
+      activations: this.activations,
+      approvals: this.approvals,
+      events: this.events,
       tenant: address.tenant,
+      now,
       erase: () => {
         this.#eraseRequested = true;
       },
     };
   }
 
-  /** Drops every table and row; the schema is re-created lazily by the next request. */
+  private idleDeadline(): number | null {
+    const lastSeen = this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'last_seen'`);
+    return lastSeen ? Number(lastSeen.value) + this.config.get().ttl_seconds * 1000 : null;
+  }
+
+  /**
+   * Any request extends the session's life. To keep requests free of writes, `last_seen` and the
+   * alarm move only when they have drifted by more than 1 % of the TTL (at least a minute).
+   * Expired run activations are invisible from the moment they expire; deleting them is cleanup,
+   * done whenever `last_seen` moves and by the alarm.
+   */
+  private async extendLife(now: number): Promise<void> {
+    const ttl = this.config.get().ttl_seconds * 1000;
+    this.#lastSeen ??= Number(
+      this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'last_seen'`)?.value ??
+        Number.NaN,
+    );
+    if (now - this.#lastSeen <= Math.max(60_000, ttl / 100)) return;
+    this.ctx.storage.transactionSync(() => {
+      this.sql.run(
+        `INSERT INTO trove_meta (key, value) VALUES ('last_seen', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        String(now),
+      );
+      this.activations.pruneExpired(now);
+    });
+    this.#lastSeen = now;
+    await this.ctx.storage.setAlarm(now + ttl);
+  }
+
+  /** Drops every table, row and the alarm; the schema is re-created by the next request. */
   private async erase(): Promise<void> {
     this.#eraseRequested = false;
+    await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.#lastSeen = undefined;
     this.config.reset();
     this.catalog.invalidate();
     this.#ready = false;

@@ -70,6 +70,47 @@ export const MIGRATIONS: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    version: 2,
+    name: "provider names, activations, approvals, events",
+    statements: [
+      // A name every provider accepts (see src/tools/provider-names.ts); NULL until computed.
+      `ALTER TABLE trove_tools ADD COLUMN provider_name TEXT`,
+      `CREATE UNIQUE INDEX trove_tools_provider_name ON trove_tools (provider_name)`,
+      // run_id '' is a session-scoped activation; removing a tool removes its activations.
+      `CREATE TABLE trove_activations (
+        tool_name TEXT NOT NULL REFERENCES trove_tools (name) ON DELETE CASCADE,
+        run_id TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        source TEXT NOT NULL,
+        reason TEXT,
+        at INTEGER NOT NULL,
+        expires_at INTEGER,
+        PRIMARY KEY (tool_name, run_id)
+      )`,
+      `CREATE INDEX trove_activations_expiry ON trove_activations (expires_at) WHERE expires_at IS NOT NULL`,
+      `CREATE TABLE trove_approvals (
+        id TEXT PRIMARY KEY,
+        tool_name TEXT NOT NULL,
+        args TEXT,
+        run_id TEXT,
+        status TEXT NOT NULL,
+        requested_at INTEGER NOT NULL,
+        decided_at INTEGER,
+        decided_by TEXT,
+        note TEXT
+      )`,
+      `CREATE INDEX trove_approvals_pending ON trove_approvals (status, requested_at)`,
+      // No AUTOINCREMENT (it writes sqlite_sequence on every insert): only the oldest events are
+      // ever deleted, so ids never repeat.
+      `CREATE TABLE trove_events (
+        id INTEGER PRIMARY KEY,
+        type TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** Applies every migration newer than the stored version, each in its own transaction step. */

@@ -1,4 +1,6 @@
 // Every operation Trove offers, in one list: HTTP routes (and later MCP, OpenAPI, client) come from it.
+import { approvalDecide, toolActivate, toolDeactivate, toolResolve } from "./activation-ops";
+import { context, events, state } from "./context-ops";
 import type { Operation } from "./operation";
 import { sessionConfigure, sessionDelete, sessionGet } from "./session-ops";
 import { catalogSync, toolSearch } from "./tool-ops";
@@ -9,6 +11,13 @@ export const OPERATIONS: readonly Operation[] = [
   sessionDelete,
   catalogSync,
   toolSearch,
+  toolActivate,
+  toolDeactivate,
+  toolResolve,
+  approvalDecide,
+  context,
+  state,
+  events,
 ];
 
 export const OPERATIONS_BY_NAME: ReadonlyMap<string, Operation> = new Map(

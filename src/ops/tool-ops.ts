@@ -5,6 +5,9 @@ import { LoadingMode, MAX_TOOLS, ToolRecord } from "../tools/tool-record";
 import { searchTools } from "../tools/tool-search";
 import { defineOp } from "./operation";
 
+/** Names the agent's catalog may not use: Trove's own tools shown to the model (ops/builtins.ts). */
+export const BUILTIN_NAMES: readonly string[] = ["tool_search"];
+
 export const CatalogSyncInput = z
   .strictObject({
     tools: z.array(ToolRecord).max(MAX_TOOLS, `a session holds at most ${MAX_TOOLS} tools`),
@@ -18,6 +21,13 @@ export const CatalogSyncInput = z
           code: "custom",
           path: ["tools", i, "name"],
           message: `duplicate tool name "${tool.name}"`,
+        });
+      }
+      if (BUILTIN_NAMES.includes(tool.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["tools", i, "name"],
+          message: `"${tool.name}" is reserved for Trove`,
         });
       }
       seen.add(tool.name);
@@ -38,17 +48,30 @@ export const catalogSync = defineOp({
   summary: "Upload the agent's tool catalog; only new or changed records are written",
   input: CatalogSyncInput,
   output: CatalogSyncOutput,
-  handler: (ctx, input) => ctx.catalog.sync(input.tools, input.mode, visibilityFor(ctx.config.get())),
+  handler(ctx, input) {
+    const result = ctx.catalog.sync(input.tools, input.mode, visibilityFor(ctx.config.get()));
+    if (result.added + result.updated + result.removed > 0) {
+      ctx.events.record("catalog_synced", { ...result, mode: input.mode }, ctx.now);
+    }
+    return result;
+  },
 });
 
 const SearchType = z.enum(["fts", "regex", "exact"]);
+export const ToolFormat = z.enum(["anthropic", "openai", "mcp", "json"]);
 
 export const ToolSearchInput = z.strictObject({
   query: z.string().max(2000),
   search_type: SearchType.default("fts"),
   limit: z.number().int().min(1).max(20).default(8),
   include_always_loaded: z.boolean().default(false),
+  format: ToolFormat.default("json").describe(
+    '"anthropic" adds tool_reference blocks for client-side tool search',
+  ),
 });
+
+/** What the model itself may send when it calls tool_search (see ops/builtins.ts). */
+export const ToolSearchModelInput = ToolSearchInput.pick({ query: true, search_type: true, limit: true });
 
 export const ToolSearchOutput = z.object({
   tools: z.array(
@@ -63,6 +86,10 @@ export const ToolSearchOutput = z.object({
   query: z.string(),
   search_type: SearchType.describe("The search type actually used"),
   total_deferred: z.number().int().describe("Deferred tools this session may activate"),
+  tool_references: z
+    .array(z.object({ type: z.literal("tool_reference"), tool_name: z.string() }))
+    .optional()
+    .describe("With format anthropic: the results as Anthropic tool_reference blocks (provider names)"),
 });
 
 export const toolSearch = defineOp({
@@ -70,9 +97,29 @@ export const toolSearch = defineOp({
   summary: "Find deferred tools by capability (full text), pattern (regex) or exact name",
   input: ToolSearchInput,
   output: ToolSearchOutput,
-  handler: (ctx, input) =>
-    searchTools(
+  handler(ctx, input) {
+    const result = searchTools(
       { sql: ctx.sql, catalog: ctx.catalog, preferredNamespaces: ctx.config.get().preferred_namespaces },
       input,
-    ),
+    );
+    ctx.events.record(
+      "tool_search_query",
+      {
+        query: input.query,
+        requested_search_type: input.search_type,
+        effective_search_type: result.search_type,
+        results_count: result.tools.length,
+      },
+      ctx.now,
+    );
+    if (input.format !== "anthropic") return result;
+    const providers = ctx.catalog.providerNamesOf(result.tools.map((t) => t.name));
+    return {
+      ...result,
+      tool_references: result.tools.map((t) => ({
+        type: "tool_reference" as const,
+        tool_name: providers.get(t.name) ?? t.name,
+      })),
+    };
+  },
 });

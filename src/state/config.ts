@@ -27,6 +27,27 @@ export const SessionConfigInput = z.strictObject({
   always_loaded_patterns: GlobList.default([]),
   preferred_namespaces: z.array(z.string().min(1).max(64)).max(100).default([]),
   policy: Policy.default({ allow: ["*"], deny: [], approval: [] }),
+  /** Tool use examples in rendered tool definitions (RFC v0.1 Part 2). */
+  examples: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      max_per_tool: z.number().int().min(0).max(10).default(3),
+    })
+    .default({ enabled: true, max_per_tool: 3 }),
+  /** An idle session's storage is erased after this long (the alarm); any request extends it. */
+  ttl_seconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(365 * 86_400)
+    .default(7 * 86_400),
+  /** How long a run-scoped activation lasts. */
+  run_activation_ttl_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(3_600),
 });
 export type SessionConfig = z.output<typeof SessionConfigInput>;
 export const SessionConfigSchema = SessionConfigInput;

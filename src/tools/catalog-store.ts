@@ -3,12 +3,14 @@ import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import { sha256Hex } from "../search/hash";
 import type { Visibility } from "./policy";
+import { providerNames } from "./provider-names";
 import { toolSearchFields } from "./tool-index";
 import {
   hashTool,
   type LoadingMode,
   localName,
   MAX_TOOLS,
+  type NormalizedTool,
   normalizeTool,
   qualifiedName,
   type SideEffects,
@@ -40,6 +42,36 @@ export interface CatalogEntry {
   allowed: number;
 }
 
+/** A tool as stored, with the session's view of it. */
+export interface StoredTool {
+  name: string;
+  provider_name: string;
+  qualified_name: string;
+  effective_mode: LoadingMode;
+  record: NormalizedTool;
+}
+
+interface StoredToolRow {
+  name: string;
+  provider_name: string | null;
+  qualified_name: string;
+  effective_mode: LoadingMode;
+  record: string;
+}
+
+const STORED_COLUMNS = "name, provider_name, qualified_name, effective_mode, record";
+
+function toStoredTool(row: StoredToolRow): StoredTool {
+  return {
+    name: row.name,
+    provider_name: row.provider_name ?? row.name,
+    qualified_name: row.qualified_name,
+    effective_mode: row.effective_mode,
+    // Written by sync from a validated record (canonical JSON of NormalizedTool).
+    record: JSON.parse(row.record) as NormalizedTool,
+  };
+}
+
 export interface CatalogCounts {
   tools: number;
   deferred: number;
@@ -52,10 +84,10 @@ const ENTRY_COLUMNS = `id, name, qualified_name, namespace, description, tags, s
 const UPSERT = `
   INSERT INTO trove_tools (name, qualified_name, local_name, namespace, description, tags, side_effects,
     loading_mode, effective_mode, allowed, record, record_hash,
-    f_name, f_namespace, f_tags, f_description, f_params, f_examples)
+    f_name, f_namespace, f_tags, f_description, f_params, f_examples, provider_name)
   SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6,
     j.value->>7, j.value->>8, j.value->>9, j.value->>10, j.value->>11,
-    j.value->>12, j.value->>13, j.value->>14, j.value->>15, j.value->>16, j.value->>17
+    j.value->>12, j.value->>13, j.value->>14, j.value->>15, j.value->>16, j.value->>17, j.value->>18
   FROM json_each(?) AS j WHERE true
   ON CONFLICT (name) DO UPDATE SET
     qualified_name = excluded.qualified_name, local_name = excluded.local_name,
@@ -64,7 +96,7 @@ const UPSERT = `
     effective_mode = excluded.effective_mode, allowed = excluded.allowed, record = excluded.record,
     record_hash = excluded.record_hash, f_name = excluded.f_name, f_namespace = excluded.f_namespace,
     f_tags = excluded.f_tags, f_description = excluded.f_description, f_params = excluded.f_params,
-    f_examples = excluded.f_examples`;
+    f_examples = excluded.f_examples, provider_name = excluded.provider_name`;
 
 export class CatalogStore {
   #hashes: Map<string, string> | null = null;
@@ -75,12 +107,14 @@ export class CatalogStore {
   #lastSync: { digest: string; result: SyncResult } | null = null;
   /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
   #hashByRaw = new Map<string, string>();
+  #providers: Map<string, string | null> | null = null;
 
   constructor(private readonly sql: Sql) {}
 
   /** Forgets in-memory copies; the next read goes to SQLite. Call after any outside write. */
   invalidate(): void {
     this.#hashes = null;
+    this.#providers = null;
     this.#entries = null;
     this.#size = null;
     this.#counts = null;
@@ -170,11 +204,40 @@ export class CatalogStore {
     if (rows.length === 0 && removed.length === 0) {
       return { fingerprint: this.fingerprint(), added, updated, removed: 0, unchanged, total: next.size };
     }
+    const stored = this.providerNames();
     this.invalidate();
     for (const chunk of jsonChunks(removed)) {
       this.sql.run(`DELETE FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`, chunk);
     }
+    const providers = providerNames([...next.keys()]);
+    // provider_name is unique: free every stored name that changes before any row takes a new one
+    // (the new names are injective, so then nothing can collide).
+    const changing = [...stored].filter(
+      ([name, p]) => next.has(name) && p !== null && p !== providers.get(name),
+    );
+    for (const chunk of jsonChunks(changing.map(([name]) => name))) {
+      this.sql.run(
+        `UPDATE trove_tools SET provider_name = NULL WHERE name IN (SELECT value FROM json_each(?))`,
+        chunk,
+      );
+    }
+    const written = new Set<string>();
+    for (const row of rows) {
+      const name = row[0] as string;
+      written.add(name);
+      row.push(providers.get(name) ?? null);
+    }
     for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
+    const renamed = [...next.keys()]
+      .filter((name) => !written.has(name) && stored.get(name) !== providers.get(name))
+      .map((name) => [name, providers.get(name)]);
+    for (const chunk of jsonChunks(renamed)) {
+      this.sql.run(
+        `UPDATE trove_tools SET provider_name = j.value->>1 FROM json_each(?) AS j WHERE trove_tools.name = j.value->>0`,
+        chunk,
+      );
+    }
+    this.#providers = new Map([...next.keys()].map((name) => [name, providers.get(name) ?? null]));
     const fingerprint = fingerprintOf(next.values());
     this.sql.run(
       `INSERT INTO trove_meta (key, value) VALUES ('catalog_fingerprint', ?)
@@ -211,6 +274,44 @@ export class CatalogStore {
       );
     }
     return changes.length;
+  }
+
+  /**
+   * An allowed tool by its name or its provider name; undefined for unknown and denied tools
+   * alike, so callers cannot tell them apart.
+   */
+  find(nameOrProviderName: string): StoredTool | undefined {
+    const row =
+      this.sql.one<StoredToolRow>(
+        `SELECT ${STORED_COLUMNS} FROM trove_tools WHERE name = ? AND allowed = 1`,
+        nameOrProviderName,
+      ) ??
+      this.sql.one<StoredToolRow>(
+        `SELECT ${STORED_COLUMNS} FROM trove_tools WHERE provider_name = ? AND allowed = 1`,
+        nameOrProviderName,
+      );
+    return row ? toStoredTool(row) : undefined;
+  }
+
+  /** Allowed tools that are always loaded or among `activated`, by name. */
+  visible(activated: ReadonlySet<string>): StoredTool[] {
+    return this.sql
+      .all<StoredToolRow>(
+        `SELECT ${STORED_COLUMNS} FROM trove_tools
+         WHERE allowed = 1 AND (effective_mode = 'always' OR name IN (SELECT value FROM json_each(?)))
+         ORDER BY name`,
+        JSON.stringify([...activated]),
+      )
+      .map(toStoredTool);
+  }
+
+  /** Provider names of the given tools (for search results). */
+  providerNamesOf(names: readonly string[]): Map<string, string> {
+    const rows = this.sql.all<{ name: string; provider_name: string | null }>(
+      `SELECT name, provider_name FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(names),
+    );
+    return new Map(rows.map((r) => [r.name, r.provider_name ?? r.name]));
   }
 
   /** Counts over allowed tools only: a denied tool is never counted. Cached until the next write. */
@@ -275,6 +376,16 @@ export class CatalogStore {
         return { ...row, tags, ascii: lower };
       });
     return this.#entries;
+  }
+
+  /** Stored provider names by tool name, cached until the next write. */
+  private providerNames(): Map<string, string | null> {
+    this.#providers ??= new Map(
+      this.sql
+        .all<{ name: string; provider_name: string | null }>(`SELECT name, provider_name FROM trove_tools`)
+        .map((r) => [r.name, r.provider_name]),
+    );
+    return this.#providers;
   }
 
   private hashes(): Map<string, string> {

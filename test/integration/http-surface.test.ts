@@ -15,6 +15,9 @@ const DEFAULT_CONFIG = {
   always_loaded_patterns: [],
   preferred_namespaces: [],
   policy: { allow: ["*"], deny: [], approval: [] },
+  examples: { enabled: true, max_per_tool: 3 },
+  ttl_seconds: 604_800,
+  run_activation_ttl_seconds: 3_600,
 };
 
 /** A raw request, for headers and bodies the `call` helper cannot express. */
@@ -448,6 +451,9 @@ describe("the session resource", () => {
       always_loaded_patterns: ["core.*"],
       preferred_namespaces: ["core"],
       policy: { allow: ["*"], deny: ["danger.*"], approval: ["core.write"] },
+      examples: { enabled: false, max_per_tool: 1 },
+      ttl_seconds: 3_600,
+      run_activation_ttl_seconds: 600,
     };
     expect((await call("PUT", `/v1/sessions/${sid}`, config)).status).toBe(200);
     const sync = await op(sid, "catalog_sync", {

@@ -229,15 +229,17 @@ describe("rows written", () => {
     expect(await writesOf(sid, () => sync(sid, tools))).toBeLessThanOrEqual(20);
   });
 
-  it("searches and reads write nothing", async () => {
+  it("a search writes only its event row, and reads write nothing", async () => {
     const sid = newSid();
     await sync(sid, catalog(50));
-    expect(await writesOf(sid, () => op(sid, "tool_search", { query: "fetches widget" }))).toBe(0);
-    expect(await writesOf(sid, () => op(sid, "tool_search", { query: "ns1", search_type: "regex" }))).toBe(0);
+    expect(await writesOf(sid, () => op(sid, "tool_search", { query: "fetches widget" }))).toBe(1);
+    expect(await writesOf(sid, () => op(sid, "tool_search", { query: "ns1", search_type: "regex" }))).toBe(1);
     expect(
       await writesOf(sid, () => op(sid, "tool_search", { query: "ns1.tool_1", search_type: "exact" })),
-    ).toBe(0);
+    ).toBe(1);
     expect(await writesOf(sid, () => call("GET", `/v1/sessions/${sid}`))).toBe(0);
+    expect(await writesOf(sid, () => op(sid, "state", {}))).toBe(0);
+    expect(await writesOf(sid, () => op(sid, "context", { format: "anthropic" }))).toBe(0);
   });
 
   it("putting the same config again writes nothing", async () => {
@@ -271,6 +273,16 @@ describe("schema", () => {
     expect(schema).toMatchInlineSnapshot(`
       [
         {
+          "name": "sqlite_autoindex_trove_activations_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
+          "name": "sqlite_autoindex_trove_approvals_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
           "name": "sqlite_autoindex_trove_meta_1",
           "sql": null,
           "type": "index",
@@ -279,6 +291,55 @@ describe("schema", () => {
           "name": "sqlite_autoindex_trove_tools_1",
           "sql": null,
           "type": "index",
+        },
+        {
+          "name": "trove_activations",
+          "sql": "CREATE TABLE trove_activations (
+              tool_name TEXT NOT NULL REFERENCES trove_tools (name) ON DELETE CASCADE,
+              run_id TEXT NOT NULL,
+              scope TEXT NOT NULL,
+              source TEXT NOT NULL,
+              reason TEXT,
+              at INTEGER NOT NULL,
+              expires_at INTEGER,
+              PRIMARY KEY (tool_name, run_id)
+            )",
+          "type": "table",
+        },
+        {
+          "name": "trove_activations_expiry",
+          "sql": "CREATE INDEX trove_activations_expiry ON trove_activations (expires_at) WHERE expires_at IS NOT NULL",
+          "type": "index",
+        },
+        {
+          "name": "trove_approvals",
+          "sql": "CREATE TABLE trove_approvals (
+              id TEXT PRIMARY KEY,
+              tool_name TEXT NOT NULL,
+              args TEXT,
+              run_id TEXT,
+              status TEXT NOT NULL,
+              requested_at INTEGER NOT NULL,
+              decided_at INTEGER,
+              decided_by TEXT,
+              note TEXT
+            )",
+          "type": "table",
+        },
+        {
+          "name": "trove_approvals_pending",
+          "sql": "CREATE INDEX trove_approvals_pending ON trove_approvals (status, requested_at)",
+          "type": "index",
+        },
+        {
+          "name": "trove_events",
+          "sql": "CREATE TABLE trove_events (
+              id INTEGER PRIMARY KEY,
+              type TEXT NOT NULL,
+              at INTEGER NOT NULL,
+              data TEXT NOT NULL
+            )",
+          "type": "table",
         },
         {
           "name": "trove_meta",
@@ -312,7 +373,7 @@ describe("schema", () => {
               f_description TEXT NOT NULL,
               f_params TEXT NOT NULL,
               f_examples TEXT NOT NULL
-            )",
+            , provider_name TEXT)",
           "type": "table",
         },
         {
@@ -373,6 +434,11 @@ describe("schema", () => {
         {
           "name": "trove_tools_name_nocase",
           "sql": "CREATE INDEX trove_tools_name_nocase ON trove_tools (name COLLATE NOCASE)",
+          "type": "index",
+        },
+        {
+          "name": "trove_tools_provider_name",
+          "sql": "CREATE UNIQUE INDEX trove_tools_provider_name ON trove_tools (provider_name)",
           "type": "index",
         },
         {

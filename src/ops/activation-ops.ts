@@ -1,0 +1,190 @@
+// Activation, resolution and approval: what an agent calls when its model wants a tool.
+import { z } from "zod";
+import { TroveError } from "../errors";
+import { activationTarget } from "../tools/activation";
+import type { StoredTool } from "../tools/catalog-store";
+import { visibilityFor } from "../tools/policy";
+import { renderTool } from "../tools/render";
+import { assertValidArgs } from "../tools/validate-args";
+import type { OpContext } from "./context";
+import { defineOp } from "./operation";
+
+const RunId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$");
+const ToolName = z.string().min(1).max(128);
+const Names = z.array(ToolName).min(1).max(100);
+
+/** The one answer for unknown, denied and non-activatable tools alike (no existence leak). */
+function unknownTool(name: string): TroveError {
+  return new TroveError("unknown_tool", 404, `no tool named "${name}" is available`, {
+    field: "name",
+  }).withEvent("tool_activation_denied", { reason: "unknown_or_not_allowed" });
+}
+
+function findOrFail(ctx: OpContext, name: string): StoredTool {
+  const tool = ctx.catalog.find(name);
+  if (!tool) throw unknownTool(name);
+  return tool;
+}
+
+/** Activates a deferred tool that is not active yet for this request; true when it was written. */
+function activateIfHidden(
+  ctx: OpContext,
+  tool: StoredTool,
+  runId: string | undefined,
+  source: "explicit" | "first_use",
+  reason: string | null,
+): boolean {
+  if (tool.effective_mode === "always") return false;
+  if (ctx.activations.activeNames(runId ?? null, ctx.now).has(tool.name)) return false;
+  const config = ctx.config.get();
+  const target = activationTarget(config.activation_scope, runId, config.run_activation_ttl_seconds, ctx.now);
+  if (!ctx.activations.activate(tool.name, target, source, reason, ctx.now)) return false;
+  ctx.events.record(
+    "tool_activated",
+    { tool_name: tool.name, activation_scope: target.scope, source, reason, run_id: runId ?? null },
+    ctx.now,
+  );
+  return true;
+}
+
+export const toolActivate = defineOp({
+  name: "tool_activate",
+  summary: "Make deferred tools visible (for the session, or for one run)",
+  input: z.strictObject({ names: Names, run_id: RunId.optional(), reason: z.string().max(500).optional() }),
+  output: z.object({ activated: z.array(z.string()), already_visible: z.array(z.string()) }),
+  handler(ctx, input) {
+    const tools = input.names.map((name) => findOrFail(ctx, name));
+    const activated: string[] = [];
+    const already: string[] = [];
+    for (const tool of tools) {
+      (activateIfHidden(ctx, tool, input.run_id, "explicit", input.reason ?? null)
+        ? activated
+        : already
+      ).push(tool.name);
+    }
+    return { activated, already_visible: already };
+  },
+});
+
+export const toolDeactivate = defineOp({
+  name: "tool_deactivate",
+  summary: "Hide activated tools again",
+  input: z.strictObject({ names: Names, run_id: RunId.optional() }),
+  output: z.object({ deactivated: z.array(z.string()) }),
+  handler(ctx, input) {
+    const deactivated: string[] = [];
+    for (const name of input.names) {
+      const tool = findOrFail(ctx, name);
+      if (ctx.activations.deactivate(tool.name, input.run_id ?? "")) {
+        deactivated.push(tool.name);
+        ctx.events.record(
+          "tool_deactivated",
+          { tool_name: tool.name, run_id: input.run_id ?? null },
+          ctx.now,
+        );
+      }
+    }
+    return { deactivated };
+  },
+});
+
+export const ToolResolveOutput = z.object({
+  decision: z.enum(["allow", "needs_approval"]),
+  name: z.string(),
+  provider_name: z.string(),
+  activated: z.boolean().describe("This call activated the tool (first use)"),
+  approval_id: z.string().optional(),
+  tool: z.record(z.string(), z.unknown()).describe("The tool's definition, to bind it"),
+});
+
+export const toolResolve = defineOp({
+  name: "tool_resolve",
+  summary: "Check a tool call: activate on first use, validate arguments, gate by approval",
+  input: z.strictObject({
+    name: ToolName,
+    args: z.record(z.string(), z.unknown()).optional(),
+    run_id: RunId.optional(),
+    approval_id: z.string().max(100).optional(),
+  }),
+  output: ToolResolveOutput,
+  handler(ctx, input) {
+    const tool = findOrFail(ctx, input.name);
+    const activated = activateIfHidden(ctx, tool, input.run_id, "first_use", null);
+    if (input.args !== undefined) assertValidArgs(tool.record.input_schema, input.args);
+    const config = ctx.config.get();
+    const base = {
+      name: tool.name,
+      provider_name: tool.provider_name,
+      activated,
+      tool: renderTool(
+        {
+          ...tool.record,
+          providerName: tool.provider_name,
+          loading_mode: tool.effective_mode,
+        },
+        "json",
+        config.examples,
+      ),
+    };
+    if (!visibilityFor(config).needsApproval(tool.name, tool.qualified_name))
+      return { decision: "allow" as const, ...base };
+    const args = input.args ?? null;
+    const runId = input.run_id ?? null;
+    if (input.approval_id) {
+      const approval = ctx.approvals.consume(input.approval_id, tool.name, args, runId);
+      if (approval.status === "approved") return { decision: "allow" as const, ...base };
+      return { decision: "needs_approval" as const, approval_id: approval.approval_id, ...base };
+    }
+    const approval = ctx.approvals.request(tool.name, args, runId, ctx.now);
+    ctx.events.record(
+      "approval_requested",
+      { approval_id: approval.approval_id, tool_name: tool.name, run_id: runId },
+      ctx.now,
+    );
+    return { decision: "needs_approval" as const, approval_id: approval.approval_id, ...base };
+  },
+});
+
+export const ApprovalView = z.object({
+  approval_id: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()).nullable(),
+  run_id: z.string().nullable(),
+  status: z.enum(["pending", "approved", "denied", "used"]),
+  requested_at: z.string(),
+  decided_at: z.string().nullable(),
+  decided_by: z.string().nullable(),
+  note: z.string().nullable(),
+});
+
+export const approvalDecide = defineOp({
+  name: "approval_decide",
+  summary: "Approve or deny a pending tool call",
+  input: z.strictObject({
+    approval_id: z.string().min(1).max(100),
+    decision: z.enum(["approve", "deny"]),
+    by: z.string().max(200).optional(),
+    note: z.string().max(2000).optional(),
+  }),
+  output: ApprovalView,
+  handler(ctx, input) {
+    const approval = ctx.approvals.decide(
+      input.approval_id,
+      input.decision,
+      input.by ?? null,
+      input.note ?? null,
+      ctx.now,
+    );
+    ctx.events.record(
+      "approval_decided",
+      {
+        approval_id: approval.approval_id,
+        tool_name: approval.name,
+        decision: input.decision,
+        by: input.by ?? null,
+      },
+      ctx.now,
+    );
+    return approval;
+  },
+});

@@ -1,0 +1,123 @@
+// What the agent sends its model this turn (context), and what an operator inspects (state, events).
+import { z } from "zod";
+import { visibilityFor } from "../tools/policy";
+import { toolDiscoveryBlock } from "../tools/prompt-blocks";
+import { type RenderableTool, renderTool } from "../tools/render";
+import { estimateJsonTokens, estimateTokens } from "../tools/tokens";
+import { ApprovalView } from "./activation-ops";
+import { BUILTIN_TOOLS } from "./builtins";
+import type { OpContext } from "./context";
+import { defineOp } from "./operation";
+import { SessionView } from "./session-ops";
+import { ToolFormat } from "./tool-ops";
+
+const RunId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$");
+
+/** Builtins the policy allows, then allowed always-loaded and activated tools, by name. */
+function visibleTools(ctx: OpContext, runId: string | null): RenderableTool[] {
+  const visibility = visibilityFor(ctx.config.get());
+  const builtins = BUILTIN_TOOLS.filter((t) => visibility.allowed(t.name, t.name));
+  const catalog = ctx.catalog.visible(ctx.activations.activeNames(runId, ctx.now)).map((t) => ({
+    ...t.record,
+    providerName: t.provider_name,
+    loading_mode: t.effective_mode,
+  }));
+  return [...builtins, ...catalog];
+}
+
+export const ContextOutput = z.object({
+  format: ToolFormat,
+  system: z.string().describe("Prompt blocks to add to the system prompt"),
+  tools: z.array(z.record(z.string(), z.unknown())).describe("Visible tools in the provider's native shape"),
+  name_map: z.record(z.string(), z.string()).describe("Name the model will call → Trove tool name"),
+  deferred_count: z.number().int().describe("Allowed tools not listed, findable with tool_search"),
+  token_estimate: z.object({ system: z.number().int(), tools: z.number().int(), total: z.number().int() }),
+});
+
+export const context = defineOp({
+  name: "context",
+  summary: "The prompt blocks and visible tools to send the model now, in its provider's format",
+  input: z.strictObject({ run_id: RunId.optional(), format: ToolFormat.default("json") }),
+  output: ContextOutput,
+  handler(ctx, input) {
+    const config = ctx.config.get();
+    const tools = visibleTools(ctx, input.run_id ?? null);
+    const listedDeferred = tools.filter((t) => t.loading_mode === "deferred").length;
+    const deferredCount = Math.max(0, ctx.catalog.counts().deferred - listedDeferred);
+    const rendered = tools.map((t) => renderTool(t, input.format, config.examples));
+    const providerFacing = input.format === "anthropic" || input.format === "openai";
+    const system = toolDiscoveryBlock(deferredCount);
+    const systemTokens = estimateTokens(system);
+    const toolTokens = estimateJsonTokens(rendered);
+    return {
+      format: input.format,
+      system,
+      tools: rendered,
+      name_map: Object.fromEntries(tools.map((t) => [providerFacing ? t.providerName : t.name, t.name])),
+      deferred_count: deferredCount,
+      token_estimate: { system: systemTokens, tools: toolTokens, total: systemTokens + toolTokens },
+    };
+  },
+});
+
+export const state = defineOp({
+  name: "state",
+  summary: "Inspect the session: config, catalog, visible tools, activations, pending approvals",
+  input: z.strictObject({ run_id: RunId.optional() }),
+  output: SessionView.extend({
+    visible: z.array(z.string()),
+    activations: z.array(
+      z.object({
+        name: z.string(),
+        scope: z.enum(["session", "run"]),
+        run_id: z.string().nullable(),
+        source: z.enum(["explicit", "first_use"]),
+        reason: z.string().nullable(),
+        at: z.string(),
+        expires_at: z.string().nullable(),
+      }),
+    ),
+    pending_approvals: z.array(ApprovalView),
+  }),
+  handler(ctx, input) {
+    const counts = ctx.catalog.counts();
+    return {
+      config: ctx.config.get(),
+      catalog: {
+        fingerprint: ctx.catalog.fingerprint(),
+        tools: counts.tools,
+        deferred: counts.deferred,
+        visible: counts.always,
+      },
+      visible: visibleTools(ctx, input.run_id ?? null).map((t) => t.name),
+      activations: ctx.activations.list(ctx.now),
+      pending_approvals: ctx.approvals.pending(),
+    };
+  },
+});
+
+export const events = defineOp({
+  name: "events",
+  summary: "The session's events, oldest first, after a cursor",
+  input: z.strictObject({
+    since: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe("Return events with a larger id (the previous next_cursor)"),
+    limit: z.number().int().min(1).max(500).default(100),
+  }),
+  output: z.object({
+    events: z.array(
+      z.object({
+        id: z.number().int(),
+        type: z.string(),
+        at: z.string(),
+        data: z.record(z.string(), z.unknown()),
+      }),
+    ),
+    next_cursor: z.number().int(),
+  }),
+  handler: (ctx, input) => ctx.events.list(input.since, input.limit),
+});

@@ -1,0 +1,56 @@
+// The session's structured event log: bounded, cursor-paged, and mirrored as JSON log lines.
+import type { Sql } from "../db/sql";
+
+/** Events kept per session; older ones are pruned in the same transaction as each insert. */
+export const MAX_EVENTS = 5_000;
+
+export type EventType =
+  | "tool_search_query"
+  | "tool_activated"
+  | "tool_deactivated"
+  | "tool_activation_denied"
+  | "approval_requested"
+  | "approval_decided"
+  | "catalog_synced";
+
+export interface SessionEvent {
+  id: number;
+  type: EventType;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+export class EventLog {
+  constructor(
+    private readonly sql: Sql,
+    private readonly label: () => { tenant: string; sid: string },
+  ) {}
+
+  record(type: EventType, data: Record<string, unknown>, now = Date.now()): void {
+    const json = JSON.stringify(data);
+    const { id } = this.sql.one<{ id: number }>(
+      `INSERT INTO trove_events (type, at, data) VALUES (?, ?, ?) RETURNING id`,
+      type,
+      now,
+      json,
+    ) ?? { id: 0 };
+    if (id > MAX_EVENTS) this.sql.run(`DELETE FROM trove_events WHERE id <= ?`, id - MAX_EVENTS);
+    console.log(JSON.stringify({ event: type, id, at: new Date(now).toISOString(), ...this.label(), data }));
+  }
+
+  /** Events after `since` (an event id), oldest first. */
+  list(since: number, limit: number): { events: SessionEvent[]; next_cursor: number } {
+    const rows = this.sql.all<{ id: number; type: EventType; at: number; data: string }>(
+      `SELECT id, type, at, data FROM trove_events WHERE id > ? ORDER BY id LIMIT ?`,
+      since,
+      limit,
+    );
+    const events = rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      at: new Date(r.at).toISOString(),
+      data: JSON.parse(r.data) as Record<string, unknown>,
+    }));
+    return { events, next_cursor: events.at(-1)?.id ?? since };
+  }
+}
