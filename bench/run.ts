@@ -6,6 +6,7 @@ import { cpus, totalmem } from "node:os";
 import { benchCatalog, evalQueries } from "./catalogs";
 import { percentile, startBench, table } from "./harness";
 import { httpRatio } from "./http";
+import { tokenEconomy } from "./tokens";
 
 const SIZES = [200, 2_000, 10_000];
 // Patterns an agent would write: most select by name; the last few only match descriptions, so
@@ -36,6 +37,7 @@ const searchRows: (string | number)[][] = [];
 const syncRows: (string | number)[][] = [];
 const firstRegexRows: (string | number)[][] = [];
 
+let tokens: Awaited<ReturnType<typeof tokenEconomy>> | undefined;
 const bench = await startBench();
 try {
   for (const size of SIZES) {
@@ -82,6 +84,7 @@ try {
       ]);
     }
   }
+  tokens = await tokenEconomy(bench);
 } finally {
   await bench.mf.dispose();
 }
@@ -108,6 +111,9 @@ console.log(
 );
 console.log(`${firstRegexTable}\n`);
 console.log(`In-object catalog_sync\n\n${syncTable}\n`);
+
+const tokenTable = tokens?.table ?? "";
+console.log(`Token economy on the dev catalog\n\n${tokenTable}\n`);
 
 const http = await httpRatio();
 console.log(
@@ -149,6 +155,15 @@ identical request is recognized by its digest; the same tools in another order g
 per-record comparison (canonical JSON + sha256 of every record), shown in the last columns.
 
 ${syncTable}
+
+## Token economy (context)
+
+Target: ≥ 95 % fewer tokens in the default case than with every tool always loaded. The dev catalog
+(235 tools) in Anthropic format, examples on; "o200k tokens" counts the system blocks plus the tool
+definitions with a real BPE tokenizer (gpt-tokenizer, o200k_base); "Trove estimate" is what
+\`context\` reports in \`token_estimate.total\`.
+
+${tokenTable}
 
 ## HTTP through wrangler dev
 

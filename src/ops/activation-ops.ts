@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { TroveError } from "../errors";
 import { activationTarget } from "../tools/activation";
-import type { StoredTool } from "../tools/catalog-store";
+import type { StoredTool } from "../tools/catalog-queries";
 import { visibilityFor } from "../tools/policy";
 import { renderTool } from "../tools/render";
 import { assertValidArgs } from "../tools/validate-args";

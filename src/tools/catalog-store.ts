@@ -2,6 +2,7 @@
 import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import { sha256Hex } from "../search/hash";
+import { findTool, providerNamesOf, type StoredTool, visibleTools } from "./catalog-queries";
 import type { Visibility } from "./policy";
 import { providerNames } from "./provider-names";
 import { toolSearchFields } from "./tool-index";
@@ -10,7 +11,6 @@ import {
   type LoadingMode,
   localName,
   MAX_TOOLS,
-  type NormalizedTool,
   normalizeTool,
   qualifiedName,
   type SideEffects,
@@ -40,36 +40,6 @@ export interface CatalogEntry {
   side_effects: SideEffects;
   effective_mode: LoadingMode;
   allowed: number;
-}
-
-/** A tool as stored, with the session's view of it. */
-export interface StoredTool {
-  name: string;
-  provider_name: string;
-  qualified_name: string;
-  effective_mode: LoadingMode;
-  record: NormalizedTool;
-}
-
-interface StoredToolRow {
-  name: string;
-  provider_name: string | null;
-  qualified_name: string;
-  effective_mode: LoadingMode;
-  record: string;
-}
-
-const STORED_COLUMNS = "name, provider_name, qualified_name, effective_mode, record";
-
-function toStoredTool(row: StoredToolRow): StoredTool {
-  return {
-    name: row.name,
-    provider_name: row.provider_name ?? row.name,
-    qualified_name: row.qualified_name,
-    effective_mode: row.effective_mode,
-    // Written by sync from a validated record (canonical JSON of NormalizedTool).
-    record: JSON.parse(row.record) as NormalizedTool,
-  };
 }
 
 export interface CatalogCounts {
@@ -276,42 +246,19 @@ export class CatalogStore {
     return changes.length;
   }
 
-  /**
-   * An allowed tool by its name or its provider name; undefined for unknown and denied tools
-   * alike, so callers cannot tell them apart.
-   */
+  /** An allowed tool by name or provider name; unknown and denied tools alike give undefined. */
   find(nameOrProviderName: string): StoredTool | undefined {
-    const row =
-      this.sql.one<StoredToolRow>(
-        `SELECT ${STORED_COLUMNS} FROM trove_tools WHERE name = ? AND allowed = 1`,
-        nameOrProviderName,
-      ) ??
-      this.sql.one<StoredToolRow>(
-        `SELECT ${STORED_COLUMNS} FROM trove_tools WHERE provider_name = ? AND allowed = 1`,
-        nameOrProviderName,
-      );
-    return row ? toStoredTool(row) : undefined;
+    return findTool(this.sql, nameOrProviderName);
   }
 
   /** Allowed tools that are always loaded or among `activated`, by name. */
   visible(activated: ReadonlySet<string>): StoredTool[] {
-    return this.sql
-      .all<StoredToolRow>(
-        `SELECT ${STORED_COLUMNS} FROM trove_tools
-         WHERE allowed = 1 AND (effective_mode = 'always' OR name IN (SELECT value FROM json_each(?)))
-         ORDER BY name`,
-        JSON.stringify([...activated]),
-      )
-      .map(toStoredTool);
+    return visibleTools(this.sql, activated);
   }
 
   /** Provider names of the given tools (for search results). */
   providerNamesOf(names: readonly string[]): Map<string, string> {
-    const rows = this.sql.all<{ name: string; provider_name: string | null }>(
-      `SELECT name, provider_name FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(names),
-    );
-    return new Map(rows.map((r) => [r.name, r.provider_name ?? r.name]));
+    return providerNamesOf(this.sql, names);
   }
 
   /** Counts over allowed tools only: a denied tool is never counted. Cached until the next write. */

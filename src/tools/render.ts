@@ -82,7 +82,8 @@ export function renderTool(
         },
       };
     case "mcp":
-      // MCP tool names may contain dots (spec 2025-06-18, Tool), so the catalog name is kept.
+      // MCP allows dots in tool names (spec 2025-11-25, "Tool names"), so the catalog name is kept;
+      // `:` is outside that SHOULD list but keeping it means tools/call needs no mapping back.
       return {
         name: tool.name,
         description: withExamples(tool.description, selectExamples(available, examples.max_per_tool)),
@@ -120,8 +121,8 @@ function withExamples(description: string, examples: readonly RenderableExample[
 }
 
 /**
- * Anthropic checks `input_examples` against the schema and rejects the request on a mismatch,
- * so only examples that validate are sent; a schema we cannot compile sends none.
+ * Anthropic requires every `input_examples` entry to match `input_schema` (a mismatch fails the
+ * whole request), so only examples that validate are sent; a schema we cannot compile sends none.
  */
 function validExamples<T extends RenderableExample>(
   examples: readonly T[],
