@@ -77,14 +77,14 @@ export class CatalogStore {
   #lastSync: { digest: string; result: SyncResult } | null = null;
   /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
   #hashByRaw = new Map<string, string>();
-  #providers: Map<string, string | null> | null = null;
+  #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
 
   constructor(private readonly sql: Sql) {}
 
   /** Forgets in-memory copies; the next read goes to SQLite. Call after any outside write. */
   invalidate(): void {
     this.#hashes = null;
-    this.#providers = null;
+    this.#naming = null;
     this.#entries = null;
     this.#size = null;
     this.#counts = null;
@@ -174,40 +174,18 @@ export class CatalogStore {
     if (rows.length === 0 && removed.length === 0) {
       return { fingerprint: this.fingerprint(), added, updated, removed: 0, unchanged, total: next.size };
     }
-    const stored = this.providerNames();
+    const stored = this.naming();
     this.invalidate();
     for (const chunk of jsonChunks(removed)) {
       this.sql.run(`DELETE FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`, chunk);
     }
-    const providers = providerNames([...next.keys()]);
-    // provider_name is unique: free every stored name that changes before any row takes a new one
-    // (the new names are injective, so then nothing can collide).
-    const changing = [...stored].filter(
-      ([name, p]) => next.has(name) && p !== null && p !== providers.get(name),
-    );
-    for (const chunk of jsonChunks(changing.map(([name]) => name))) {
-      this.sql.run(
-        `UPDATE trove_tools SET provider_name = NULL WHERE name IN (SELECT value FROM json_each(?))`,
-        chunk,
-      );
-    }
-    const written = new Set<string>();
-    for (const row of rows) {
-      const name = row[0] as string;
-      written.add(name);
-      row.push(providers.get(name) ?? null);
-    }
+    const rowAllowed = new Map(rows.map((row) => [row[0] as string, row[9] === 1]));
+    const allowed = [...next.keys()].filter((name) => rowAllowed.get(name) ?? stored.get(name)?.allowed);
+    const desired = desiredProviderNames(allowed, [...next.keys()]);
+    this.freeProviderNames(desired, stored);
+    for (const row of rows) row.push(desired.get(row[0] as string) ?? null);
     for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
-    const renamed = [...next.keys()]
-      .filter((name) => !written.has(name) && stored.get(name) !== providers.get(name))
-      .map((name) => [name, providers.get(name)]);
-    for (const chunk of jsonChunks(renamed)) {
-      this.sql.run(
-        `UPDATE trove_tools SET provider_name = j.value->>1 FROM json_each(?) AS j WHERE trove_tools.name = j.value->>0`,
-        chunk,
-      );
-    }
-    this.#providers = new Map([...next.keys()].map((name) => [name, providers.get(name) ?? null]));
+    this.writeProviderNames(desired, stored, new Set(rowAllowed.keys()));
     const fingerprint = fingerprintOf(next.values());
     this.sql.run(
       `INSERT INTO trove_meta (key, value) VALUES ('catalog_fingerprint', ?)
@@ -235,14 +213,31 @@ export class CatalogStore {
       if (allowed !== row.allowed || mode !== row.effective_mode) changes.push([row.id, allowed, mode]);
     }
     if (changes.length === 0) return 0;
+    const stored = this.naming();
     this.invalidate();
+    const changed = new Map(changes.map(([id, allowed]) => [id as number, allowed === 1]));
+    const allowed = rows.filter((r) => changed.get(r.id) ?? r.allowed === 1).map((r) => r.name);
+    const desired = desiredProviderNames(
+      allowed,
+      rows.map((r) => r.name),
+    );
+    // A tool that becomes denied loses its provider name in the same write as its flag.
     for (const chunk of jsonChunks(changes)) {
       this.sql.run(
-        `UPDATE trove_tools SET allowed = j.value->>1, effective_mode = j.value->>2
+        `UPDATE trove_tools SET allowed = j.value->>1, effective_mode = j.value->>2,
+           provider_name = CASE WHEN j.value->>1 = 0 THEN NULL ELSE provider_name END
          FROM json_each(?) AS j WHERE trove_tools.id = j.value->>0`,
         chunk,
       );
     }
+    const current = new Map(
+      rows.map((r) => [
+        r.name,
+        { provider: changed.get(r.id) === false ? null : (stored.get(r.name)?.provider ?? null) },
+      ]),
+    );
+    this.freeProviderNames(desired, current);
+    this.writeProviderNames(desired, current, new Set());
     return changes.length;
   }
 
@@ -325,14 +320,52 @@ export class CatalogStore {
     return this.#entries;
   }
 
-  /** Stored provider names by tool name, cached until the next write. */
-  private providerNames(): Map<string, string | null> {
-    this.#providers ??= new Map(
+  /** Stored provider name and policy flag of every tool, cached until the next write. */
+  private naming(): Map<string, { provider: string | null; allowed: boolean }> {
+    this.#naming ??= new Map(
       this.sql
-        .all<{ name: string; provider_name: string | null }>(`SELECT name, provider_name FROM trove_tools`)
-        .map((r) => [r.name, r.provider_name]),
+        .all<{ name: string; provider_name: string | null; allowed: number }>(
+          `SELECT name, provider_name, allowed FROM trove_tools`,
+        )
+        .map((r) => [r.name, { provider: r.provider_name, allowed: r.allowed === 1 }]),
     );
-    return this.#providers;
+    return this.#naming;
+  }
+
+  /**
+   * provider_name is unique: every stored name that is about to change is cleared first; the
+   * desired names are injective, so afterwards nothing can collide.
+   */
+  private freeProviderNames(
+    desired: ReadonlyMap<string, string | null>,
+    current: ReadonlyMap<string, { provider: string | null }>,
+  ): void {
+    const changing = [...current]
+      .filter(([name, s]) => desired.has(name) && s.provider !== null && s.provider !== desired.get(name))
+      .map(([name]) => name);
+    for (const chunk of jsonChunks(changing)) {
+      this.sql.run(
+        `UPDATE trove_tools SET provider_name = NULL WHERE name IN (SELECT value FROM json_each(?))`,
+        chunk,
+      );
+    }
+  }
+
+  /** Writes the provider names that differ from what is stored, except for rows just upserted. */
+  private writeProviderNames(
+    desired: ReadonlyMap<string, string | null>,
+    stored: ReadonlyMap<string, { provider: string | null }>,
+    written: ReadonlySet<string>,
+  ): void {
+    const renamed = [...desired]
+      .filter(([name, p]) => !written.has(name) && (stored.get(name)?.provider ?? null) !== p)
+      .map(([name, p]) => [name, p]);
+    for (const chunk of jsonChunks(renamed)) {
+      this.sql.run(
+        `UPDATE trove_tools SET provider_name = j.value->>1 FROM json_each(?) AS j WHERE trove_tools.name = j.value->>0`,
+        chunk,
+      );
+    }
   }
 
   private hashes(): Map<string, string> {
@@ -343,6 +376,18 @@ export class CatalogStore {
     );
     return this.#hashes;
   }
+}
+
+/**
+ * Provider names for the tools the policy allows; denied tools get none (a denied tool must not
+ * change another tool's name, which would reveal it).
+ */
+function desiredProviderNames(
+  allowed: readonly string[],
+  present: readonly string[],
+): Map<string, string | null> {
+  const names = providerNames(allowed);
+  return new Map(present.map((name) => [name, names.get(name) ?? null]));
 }
 
 /** sha256 over the sorted record hashes: equal catalogs have equal fingerprints. */

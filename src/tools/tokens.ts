@@ -10,7 +10,7 @@
 // a count is negligible. Groups: 1–2 word, 3 digits, 4 punctuation; otherwise whitespace.
 const PIECE =
   /([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+)|([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*)|(\p{N}{1,3})|( ?[^\s\p{L}\p{N}]+[\r\n/]*)|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /\P{ASCII}/u;
 // Scripts whose characters are mostly a token each; alphabetic scripts behave like Latin words.
 const IDEOGRAPH = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
