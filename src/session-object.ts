@@ -34,6 +34,8 @@ export class SessionObject extends DurableObject<Env> {
   #eraseRequested = false;
   /** When a request last moved `last_seen` (ms); NaN when never. */
   #lastSeen: number | undefined;
+  /** The erase deadline the alarm is set for. */
+  #deadline = Number.NaN;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -130,17 +132,19 @@ export class SessionObject extends DurableObject<Env> {
 
   /**
    * Any request extends the session's life. To keep requests free of writes, `last_seen` and the
-   * alarm move only when they have drifted by more than 1 % of the TTL (at least a minute).
-   * Expired run activations are invisible from the moment they expire; deleting them is cleanup,
-   * done whenever `last_seen` moves and by the alarm.
+   * alarm move only when they have drifted by more than 1 % of the TTL (between 1 s and 10 min),
+   * or when the TTL itself changed. Expired run activations are invisible from the moment they
+   * expire; deleting them is cleanup, done whenever `last_seen` moves and by the alarm.
    */
   private async extendLife(now: number): Promise<void> {
     const ttl = this.config.get().ttl_seconds * 1000;
-    this.#lastSeen ??= Number(
-      this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'last_seen'`)?.value ??
-        Number.NaN,
-    );
-    if (now - this.#lastSeen <= Math.max(60_000, ttl / 100)) return;
+    if (this.#lastSeen === undefined) {
+      const stored = this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'last_seen'`);
+      this.#lastSeen = stored ? Number(stored.value) : Number.NaN;
+      this.#deadline = this.#lastSeen + ttl;
+    }
+    const slack = Math.min(600_000, Math.max(1_000, ttl / 100));
+    if (now - this.#lastSeen <= slack && this.#deadline === this.#lastSeen + ttl) return;
     this.ctx.storage.transactionSync(() => {
       this.sql.run(
         `INSERT INTO trove_meta (key, value) VALUES ('last_seen', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -149,7 +153,8 @@ export class SessionObject extends DurableObject<Env> {
       this.activations.pruneExpired(now);
     });
     this.#lastSeen = now;
-    await this.ctx.storage.setAlarm(now + ttl);
+    this.#deadline = now + ttl;
+    await this.ctx.storage.setAlarm(this.#deadline);
   }
 
   /** Drops every table, row and the alarm; the schema is re-created by the next request. */
@@ -158,6 +163,7 @@ export class SessionObject extends DurableObject<Env> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.#lastSeen = undefined;
+    this.#deadline = Number.NaN;
     this.config.reset();
     this.catalog.invalidate();
     this.#ready = false;

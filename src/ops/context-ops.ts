@@ -46,7 +46,8 @@ export const context = defineOp({
     const deferredCount = Math.max(0, ctx.catalog.counts().deferred - listedDeferred);
     const rendered = tools.map((t) => renderTool(t, input.format, config.examples));
     const providerFacing = input.format === "anthropic" || input.format === "openai";
-    const system = toolDiscoveryBlock(deferredCount);
+    // Without tool_search (a policy may deny it) there is nothing to tell the model about discovery.
+    const system = tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : "";
     const systemTokens = estimateTokens(system);
     const toolTokens = estimateJsonTokens(rendered);
     return {

@@ -103,12 +103,13 @@ export class ActivationStore {
     return new Set(rows.map((r) => r.tool_name));
   }
 
-  /** Every unexpired activation, for `state`. */
+  /** Every unexpired activation of a tool the policy allows, for `state`. */
   list(now: number): Activation[] {
     return this.sql
       .all<ActivationRow>(
-        `SELECT tool_name, run_id, scope, source, reason, at, expires_at FROM trove_activations
-         WHERE expires_at IS NULL OR expires_at > ? ORDER BY at, tool_name`,
+        `SELECT a.tool_name, a.run_id, a.scope, a.source, a.reason, a.at, a.expires_at
+         FROM trove_activations AS a JOIN trove_tools AS t ON t.name = a.tool_name AND t.allowed = 1
+         WHERE a.expires_at IS NULL OR a.expires_at > ? ORDER BY a.at, a.tool_name`,
         now,
       )
       .map((r) => ({

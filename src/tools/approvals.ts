@@ -106,10 +106,13 @@ export class ApprovalStore {
     return current;
   }
 
+  /** Pending approvals of tools the policy still allows. */
   pending(): Approval[] {
     return this.sql
       .all<ApprovalRow>(
-        `SELECT ${COLUMNS} FROM trove_approvals WHERE status = 'pending' ORDER BY requested_at, id`,
+        `SELECT ${COLUMNS} FROM trove_approvals
+         WHERE status = 'pending' AND tool_name IN (SELECT name FROM trove_tools WHERE allowed = 1)
+         ORDER BY requested_at, id`,
       )
       .map(toApproval);
   }

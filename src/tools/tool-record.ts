@@ -20,6 +20,15 @@ const utf8Length = (s: string) =>
 
 const JsonObject = z.record(z.string(), z.unknown());
 
+/**
+ * A tool's input or output schema: a JSON Schema for an object, as every provider requires
+ * (`type` "object", or no `type`, which is read as "object").
+ */
+const ObjectSchema = JsonObject.refine((schema) => schema.type === undefined || schema.type === "object", {
+  message: 'must be a JSON Schema with type "object"',
+  path: ["type"],
+});
+
 export const ToolExample = z.strictObject({
   args: JsonObject,
   description: z.string().max(1000).optional(),
@@ -38,8 +47,8 @@ export const ToolRecord = z.strictObject({
   tags: z.array(z.string().min(1).max(64)).max(32).optional(),
   side_effects: SideEffects.optional(),
   loading_mode: LoadingMode.optional(),
-  input_schema: JsonObject.optional(),
-  output_schema: JsonObject.optional(),
+  input_schema: ObjectSchema.optional(),
+  output_schema: ObjectSchema.optional(),
   examples: z.array(ToolExample).max(20).optional(),
   extra: JsonObject.optional(),
 });
@@ -58,11 +67,19 @@ export function defaultNamespace(name: string): string {
 }
 
 export function normalizeTool(input: ToolRecordInput): NormalizedTool {
-  return {
+  const tool: NormalizedTool = {
     ...input,
     namespace: input.namespace ?? defaultNamespace(input.name),
     side_effects: input.side_effects ?? "read",
   };
+  // Providers need the type spelled out; an untyped object schema means the same thing.
+  if (input.input_schema && input.input_schema.type === undefined) {
+    tool.input_schema = { type: "object", ...input.input_schema };
+  }
+  if (input.output_schema && input.output_schema.type === undefined) {
+    tool.output_schema = { type: "object", ...input.output_schema };
+  }
+  return tool;
 }
 
 /** `namespace.name` unless the name already starts with its namespace. */

@@ -482,6 +482,17 @@ describe("concurrency and restarts", () => {
     expect((await allEvents(sid)).filter((e) => e.type === "tool_activation_denied")).toEqual([]);
   });
 
+  it("ten concurrent first uses of one tool activate it exactly once", async () => {
+    const sid = await seeded();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => op(sid, "tool_resolve", { name: "github.list_repos" })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(results.filter((r) => r.json.activated === true)).toHaveLength(1);
+    expect((await allEvents(sid)).filter((e) => e.type === "tool_activated")).toHaveLength(1);
+    expect((await state(sid)).activations).toHaveLength(1);
+  });
+
   it("config, catalog, activations and approvals survive the object being restarted", async () => {
     const sid = await seeded({
       activation_scope: "run",

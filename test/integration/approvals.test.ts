@@ -99,7 +99,9 @@ describe("requesting approval", () => {
     expect(res.json).toMatchObject({ decision: "needs_approval", name: "slack.send_message" });
     const qualified = newSid();
     await call("PUT", `/v1/sessions/${qualified}`, { policy: { approval: ["mail.send"] } });
-    await op(qualified, "catalog_sync", { tools: [{ name: "send", namespace: "mail", description: "Send" }] });
+    await op(qualified, "catalog_sync", {
+      tools: [{ name: "send", namespace: "mail", description: "Send" }],
+    });
     expect((await op(qualified, "tool_resolve", { name: "send" })).json.decision).toBe("needs_approval");
   });
 
@@ -196,7 +198,10 @@ describe("deciding and using approvals", () => {
   it("different args with an approved id give 404 unknown_approval and do not spend it", async () => {
     const sid = await seeded();
     const id = await approved(sid);
-    for (const args of [{ ...ARGS, title: "Something else" }, { repo: ARGS.repo, title: ARGS.title, x: 1 }]) {
+    for (const args of [
+      { ...ARGS, title: "Something else" },
+      { repo: ARGS.repo, title: ARGS.title, x: 1 },
+    ]) {
       const res = await resolveWith(sid, id, args);
       expect(res.status).toBe(404);
       expect(res.json).toEqual({
@@ -310,9 +315,15 @@ describe("deciding and using approvals", () => {
     const events = (await allEvents(sid)).filter((e) => e.type.startsWith("approval_"));
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ["approval_requested", { approval_id: id, tool_name: "github.create_issue", run_id: null }],
-      ["approval_decided", { approval_id: id, tool_name: "github.create_issue", decision: "approve", by: "alice" }],
+      [
+        "approval_decided",
+        { approval_id: id, tool_name: "github.create_issue", decision: "approve", by: "alice" },
+      ],
       ["approval_requested", { approval_id: denied, tool_name: "github.create_pr", run_id: null }],
-      ["approval_decided", { approval_id: denied, tool_name: "github.create_pr", decision: "deny", by: null }],
+      [
+        "approval_decided",
+        { approval_id: denied, tool_name: "github.create_pr", decision: "deny", by: null },
+      ],
     ]);
   });
 });
@@ -338,12 +349,20 @@ describe("one scripted agent turn over HTTP", () => {
     // 3. The model calls the tool by its provider name; Trove asks for approval.
     const ask = await op(sid, "tool_resolve", { name: ref.tool_name, args: ARGS });
     expect(ask.status).toBe(200);
-    expect(ask.json).toMatchObject({ decision: "needs_approval", name: "github.create_issue", activated: true });
+    expect(ask.json).toMatchObject({
+      decision: "needs_approval",
+      name: "github.create_issue",
+      activated: true,
+    });
     const approvalId = ask.json.approval_id;
     expect(approvalId).toMatch(APPROVAL_ID);
 
     // 4. A person approves.
-    const decide = await op(sid, "approval_decide", { approval_id: approvalId, decision: "approve", by: "ops" });
+    const decide = await op(sid, "approval_decide", {
+      approval_id: approvalId,
+      decision: "approve",
+      by: "ops",
+    });
     expect(decide.json.status).toBe("approved");
 
     // 5. The agent retries with the approval and runs the tool.

@@ -93,7 +93,7 @@ describe("catalog_sync output", () => {
     ["loading mode", { loading_mode: "always" }],
     ["namespace", { namespace: "gh" }],
     ["input schema", { input_schema: { type: "object" } }],
-    ["output schema", { output_schema: { type: "string" } }],
+    ["output schema", { output_schema: { type: "object", properties: { ok: { type: "boolean" } } } }],
     ["examples", { examples: [{ args: { title: "x" } }] }],
     ["extra", { extra: { version: 2 } }],
   ])("counts a change to only the %s as an update", async (_label, patch) => {

@@ -1,6 +1,6 @@
 // context in each provider's format: every rendered tool matches the provider's documented tool
 // shape, names map back to Trove names, denied tools never show, and examples follow the config.
-import { Validator } from "@cfworker/json-schema";
+import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { call, newSid, op } from "../support/http";
@@ -390,9 +390,9 @@ describe("denied tools", () => {
     expect(bad.status).toBe(422);
     expect((await record(op(sid, "tool_resolve", { name: "x", bogus: 1 }))).status).toBe(400);
     expect((await record(op(sid, "tool_search", { query: "(", search_type: "regex" }))).status).toBe(400);
-    expect((await record(op(sid, "approval_decide", { approval_id: "nope", decision: "approve" }))).status).toBe(
-      404,
-    );
+    expect(
+      (await record(op(sid, "approval_decide", { approval_id: "nope", decision: "approve" }))).status,
+    ).toBe(404);
     const ask = await record(
       op(sid, "tool_resolve", { name: "github.create_issue", args: { repo: "a/b", title: "t" } }),
     );
@@ -409,7 +409,7 @@ describe("denied tools", () => {
     expect(view.catalog).toMatchObject({ tools: 8, deferred: 7, visible: 1 });
   });
 
-  it("a tool denied after it was activated and requested disappears from context, tool_search and state", async () => {
+  it("a tool denied after it was activated and requested disappears from context, tool_search, state and events", async () => {
     const sid = await seeded({ policy: { approval: ["secret.*"] } }, [...CATALOG, DENIED]);
     await op(sid, "tool_activate", { names: ["secret.exfiltrate"], reason: "testing" });
     const ask = await op(sid, "tool_resolve", { name: "secret.exfiltrate", args: { target: "x" } });
@@ -426,6 +426,14 @@ describe("denied tools", () => {
     // state lists activations and pending approvals too: a denied tool must not show there either.
     expect.soft(st.activations).toEqual([]);
     expect.soft(st.pending_approvals).toEqual([]);
+    const events = (await op(sid, "events", { since: 0, limit: 500 })).json;
+    expect.soft(JSON.stringify(events)).not.toContain("exfiltrate");
+    // Deciding the orphaned approval must not name the tool either.
+    const decide = await op(sid, "approval_decide", {
+      approval_id: ask.json.approval_id,
+      decision: "approve",
+    });
+    expect.soft(JSON.stringify(decide.json)).not.toContain("exfiltrate");
   });
 
   it("an allowed tool's provider name does not depend on whether a denied tool exists", async () => {
@@ -444,7 +452,11 @@ describe("denied tools", () => {
 describe("tool use examples", () => {
   const issueIn = async (sid: string, format: string) => {
     const ctx = await context(sid, format);
-    return toolIn(ctx, format, format === "json" || format === "mcp" ? "github.create_issue" : "github_create_issue");
+    return toolIn(
+      ctx,
+      format,
+      format === "json" || format === "mcp" ? "github.create_issue" : "github_create_issue",
+    );
   };
 
   it("anthropic input_examples are at most max_per_tool, valid against the schema, minimal first", async () => {
@@ -456,7 +468,7 @@ describe("tool use examples", () => {
       { repo: "acme/api", title: "Usual" },
       { repo: "acme/web", title: "Full", labels: ["bug"] },
     ]);
-    const validator = new Validator(ISSUE_SCHEMA, "2020-12", false);
+    const validator = new Validator(ISSUE_SCHEMA as Schema, "2020-12", false);
     for (const example of tool.input_examples) expect(validator.validate(example).valid).toBe(true);
   });
 
@@ -492,7 +504,9 @@ describe("tool use examples", () => {
     const anthropic = await issueIn(sid, "anthropic");
     expect(anthropic).not.toHaveProperty("input_examples");
     expect((await issueIn(sid, "json")).examples).toBeUndefined();
-    expect((await issueIn(sid, "openai")).function.description).toBe("Create an issue in a GitHub repository");
+    expect((await issueIn(sid, "openai")).function.description).toBe(
+      "Create an issue in a GitHub repository",
+    );
     expect((await issueIn(sid, "mcp")).description).toBe("Create an issue in a GitHub repository");
     const resolved = await op(sid, "tool_resolve", { name: "github.create_issue" });
     expect(resolved.json.tool.examples).toBeUndefined();
@@ -522,7 +536,12 @@ describe("tool use examples", () => {
 describe("tool_search with format anthropic", () => {
   it("returns tool_references with provider names, in result order", async () => {
     const sid = await seeded({});
-    const res = await op(sid, "tool_search", { query: ".", search_type: "regex", limit: 20, format: "anthropic" });
+    const res = await op(sid, "tool_search", {
+      query: ".",
+      search_type: "regex",
+      limit: 20,
+      format: "anthropic",
+    });
     expect(res.status).toBe(200);
     expect(res.json.tools).toHaveLength(CATALOG.length);
     expect(res.json.tool_references).toHaveLength(res.json.tools.length);
