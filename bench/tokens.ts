@@ -1,6 +1,7 @@
 // The token economy part of `npm run bench`: what `context` costs with everything loaded vs deferred.
-import { encode } from "gpt-tokenizer/encoding/o200k_base";
+
 import { readFileSync } from "node:fs";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { type startBench, table } from "./harness";
 
 interface ContextOut {
@@ -15,7 +16,10 @@ const catalog = JSON.parse(readFileSync("bench/search-eval/catalog.json", "utf8"
 
 /** Rows for the three cases, in Anthropic format, with Trove's estimate and a real BPE count. */
 export async function tokenEconomy(bench: Bench): Promise<{ table: string; savedPct: number }> {
-  const measure = async (label: string, setup: (s: Awaited<ReturnType<Bench["session"]>>) => Promise<void>) => {
+  const measure = async (
+    label: string,
+    setup: (s: Awaited<ReturnType<Bench["session"]>>) => Promise<void>,
+  ) => {
     const session = await bench.session(`tokens-${label}`);
     await setup(session);
     const out = await bench.op<ContextOut>(session, "context", { format: "anthropic" });
@@ -31,16 +35,27 @@ export async function tokenEconomy(bench: Bench): Promise<{ table: string; saved
   });
   const three = await measure("three", async (s) => {
     await bench.op(s, "catalog_sync", { tools: catalog });
-    await bench.op(s, "tool_activate", { names: ["github.create_issue", "slack.postMessage", "stripe:refund_charge"] });
+    await bench.op(s, "tool_activate", {
+      names: ["github.create_issue", "slack.postMessage", "stripe:refund_charge"],
+    });
   });
   const pct = (n: number) => `${((100 * (all.real - n)) / all.real).toFixed(1)} %`;
   const rows = [
     ["every tool always loaded", all.tools, all.estimate, all.real, "—"],
-    ["default (deferred, none activated)", deferred.tools, deferred.estimate, deferred.real, pct(deferred.real)],
+    [
+      "default (deferred, none activated)",
+      deferred.tools,
+      deferred.estimate,
+      deferred.real,
+      pct(deferred.real),
+    ],
     ["after activating 3 tools", three.tools, three.estimate, three.real, pct(three.real)],
   ];
   return {
-    table: table(["context (anthropic format)", "tools listed", "Trove estimate", "o200k tokens", "saved"], rows),
+    table: table(
+      ["context (anthropic format)", "tools listed", "Trove estimate", "o200k tokens", "saved"],
+      rows,
+    ),
     savedPct: (100 * (all.real - deferred.real)) / all.real,
   };
 }

@@ -6,6 +6,7 @@ import type { StoredTool } from "../tools/catalog-queries";
 import { visibilityFor } from "../tools/policy";
 import { renderTool } from "../tools/render";
 import { assertValidArgs } from "../tools/validate-args";
+import { BUILTIN_TOOLS } from "./builtins";
 import type { OpContext } from "./context";
 import { defineOp } from "./operation";
 
@@ -108,10 +109,24 @@ export const toolResolve = defineOp({
   }),
   output: ToolResolveOutput,
   handler(ctx, input) {
+    const config = ctx.config.get();
+    // Trove's own tools are always callable (when the policy allows them): the agent forwards the
+    // call to the operation of the same name.
+    const builtin = BUILTIN_TOOLS.find((t) => t.name === input.name || t.providerName === input.name);
+    if (builtin && visibilityFor(config).allowed(builtin.name, builtin.name)) {
+      if (input.args !== undefined) assertValidArgs(builtin.input_schema, input.args);
+      const tool = renderTool(builtin, "json", config.examples);
+      return {
+        decision: "allow" as const,
+        name: builtin.name,
+        provider_name: builtin.providerName,
+        activated: false,
+        tool,
+      };
+    }
     const tool = findOrFail(ctx, input.name);
     const activated = activateIfHidden(ctx, tool, input.run_id, "first_use", null);
     if (input.args !== undefined) assertValidArgs(tool.record.input_schema, input.args);
-    const config = ctx.config.get();
     const base = {
       name: tool.name,
       provider_name: tool.provider_name,

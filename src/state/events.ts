@@ -39,28 +39,33 @@ export class EventLog {
   }
 
   /**
-   * Events after `since` (an event id), oldest first. Events about a tool the policy does not allow
-   * now (or that is gone) are left out, so the log never names a denied tool; the cursor still
-   * moves past them.
+   * Up to `limit` events after `since` (an event id), oldest first. Events about a tool the policy
+   * does not allow now (or that is gone) are left out, so the log never names a denied tool; the
+   * page is filled from later events instead, and an empty page means the end.
    */
   list(since: number, limit: number): { events: SessionEvent[]; next_cursor: number } {
-    const rows = this.sql.all<{ id: number; type: EventType; at: number; data: string; hidden: number }>(
-      `SELECT e.id, e.type, e.at, e.data,
-         (e.data->>'tool_name' IS NOT NULL AND NOT EXISTS (
-            SELECT 1 FROM trove_tools AS t WHERE t.name = e.data->>'tool_name' AND t.allowed = 1)) AS hidden
-       FROM trove_events AS e WHERE e.id > ? ORDER BY e.id LIMIT ?`,
-      since,
-      limit,
-    );
-    const last = rows.at(-1)?.id ?? since;
-    const events = rows
-      .filter((r) => r.hidden === 0)
-      .map((r) => ({
-        id: r.id,
-        type: r.type,
-        at: new Date(r.at).toISOString(),
-        data: JSON.parse(r.data) as Record<string, unknown>,
-      }));
-    return { events, next_cursor: last };
+    const events: SessionEvent[] = [];
+    let cursor = since;
+    for (;;) {
+      const rows = this.sql.all<{ id: number; type: EventType; at: number; data: string; hidden: number }>(
+        `SELECT e.id, e.type, e.at, e.data,
+           (e.data->>'tool_name' IS NOT NULL AND NOT EXISTS (
+              SELECT 1 FROM trove_tools AS t WHERE t.name = e.data->>'tool_name' AND t.allowed = 1)) AS hidden
+         FROM trove_events AS e WHERE e.id > ? ORDER BY e.id LIMIT ?`,
+        cursor,
+        limit - events.length,
+      );
+      for (const r of rows) {
+        cursor = r.id;
+        if (r.hidden) continue;
+        events.push({
+          id: r.id,
+          type: r.type,
+          at: new Date(r.at).toISOString(),
+          data: JSON.parse(r.data) as Record<string, unknown>,
+        });
+      }
+      if (rows.length === 0 || events.length >= limit) return { events, next_cursor: cursor };
+    }
   }
 }

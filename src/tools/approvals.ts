@@ -63,7 +63,10 @@ export class ApprovalStore {
     now: number,
   ): Approval {
     const current = this.get(id);
-    if (!current) throw unknownApproval();
+    // An approval for a tool the policy no longer allows answers like one that never existed.
+    const allowed =
+      current && this.sql.one(`SELECT 1 AS x FROM trove_tools WHERE name = ? AND allowed = 1`, current.name);
+    if (!current || !allowed) throw unknownApproval();
     if (current.status !== "pending") {
       throw new TroveError("approval_already_decided", 409, `this approval is already ${current.status}`, {
         field: "approval_id",

@@ -1,5 +1,5 @@
 // Renders visible tools in each provider's native tool-definition shape, examples included.
-import { type Schema, Validator } from "@cfworker/json-schema";
+import { validateSafely } from "./validate-args";
 
 export type ToolFormat = "anthropic" | "openai" | "mcp" | "json";
 
@@ -58,12 +58,12 @@ export function renderTool(
   examples: ExamplesConfig,
 ): Record<string, unknown> {
   const inputSchema = tool.input_schema ?? EMPTY_INPUT_SCHEMA;
-  const available = examples.enabled ? (tool.examples ?? []) : [];
+  // Only examples that match the schema are shown, in every format: Anthropic rejects the others,
+  // and any model would be misled by them. Filtering first keeps invalid ones from using up slots.
+  const available = examples.enabled ? validExamples(tool.examples ?? [], inputSchema) : [];
   switch (format) {
     case "anthropic": {
-      // Filter before selecting, so an invalid example does not use up one of the slots.
-      const valid = validExamples(available, inputSchema);
-      const inputExamples = selectExamples(valid, examples.max_per_tool).map((e) => e.args);
+      const inputExamples = selectExamples(available, examples.max_per_tool).map((e) => e.args);
       return {
         name: tool.providerName,
         description: tool.description,
@@ -128,11 +128,5 @@ function validExamples<T extends RenderableExample>(
   examples: readonly T[],
   schema: Record<string, unknown>,
 ): T[] {
-  if (examples.length === 0) return [];
-  try {
-    const validator = new Validator(schema as Schema, "2020-12", false);
-    return examples.filter((e) => validator.validate(e.args).valid);
-  } catch {
-    return [];
-  }
+  return examples.filter((e) => validateSafely(schema, e.args)?.valid === true);
 }

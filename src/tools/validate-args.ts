@@ -4,7 +4,8 @@ import { TroveError } from "../errors";
 
 const cache = new Map<string, Validator | null>();
 
-function validatorFor(schema: Record<string, unknown>): Validator | null {
+/** A compiled validator for a schema (cached by its JSON), or null when it cannot be compiled. */
+export function validatorFor(schema: Record<string, unknown>): Validator | null {
   const key = JSON.stringify(schema);
   let validator = cache.get(key);
   if (validator === undefined) {
@@ -19,8 +20,23 @@ function validatorFor(schema: Record<string, unknown>): Validator | null {
   return validator;
 }
 
+/**
+ * The validator's verdict, or null when the schema cannot be used (it does not compile, or it
+ * fails while validating, e.g. an unresolvable $ref): such a schema constrains nothing we can check.
+ */
+export function validateSafely(
+  schema: Record<string, unknown>,
+  value: unknown,
+): ReturnType<Validator["validate"]> | null {
+  try {
+    return validatorFor(schema)?.validate(value) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Keywords whose errors only say "a nested value failed"; the nested error says which. */
-const WRAPPERS = new Set(["properties", "items", "$ref", "allOf", "anyOf", "oneOf", "additionalProperties"]);
+const WRAPPERS = new Set(["properties", "items", "$ref", "allOf", "anyOf", "oneOf"]);
 
 /** Throws 422 `invalid_arguments` listing every violation (path, keyword, message). */
 export function assertValidArgs(
@@ -28,9 +44,11 @@ export function assertValidArgs(
   args: Record<string, unknown>,
 ): void {
   if (!schema) return;
-  const result = validatorFor(schema)?.validate(args);
+  const result = validateSafely(schema, args);
   if (!result || result.valid) return;
-  const leaves = result.errors.filter((e) => !WRAPPERS.has(e.keyword));
+  // `additionalProperties: false` reports the extra key twice: as itself and as a failed `false`
+  // schema; the first says what is wrong.
+  const leaves = result.errors.filter((e) => !WRAPPERS.has(e.keyword) && e.keyword !== "false");
   const violations = (leaves.length > 0 ? leaves : result.errors).slice(0, 50).map((e) => ({
     path: e.instanceLocation.replace(/^#/, "") || "/",
     keyword: e.keyword,

@@ -109,6 +109,28 @@ describe("the event log", () => {
     expect((await eventsPage(sid, {})).events).toHaveLength(7);
   });
 
+  it("paging one event at a time reaches every later event past events about a tool denied since", async () => {
+    const sid = await seeded();
+    await op(sid, "tool_activate", { names: ["github.list_repos"] });
+    await op(sid, "tool_deactivate", { names: ["github.list_repos"] });
+    expect((await call("PUT", `/v1/sessions/${sid}`, { policy: { deny: ["github.list_*"] } })).status).toBe(
+      200,
+    );
+    await op(sid, "tool_search", { query: "after the deny" });
+    const seen: { type: string; data: any }[] = [];
+    let cursor = 0;
+    for (let guard = 0; guard < 20; guard++) {
+      const page = await eventsPage(sid, { since: cursor, limit: 1 });
+      if (page.next_cursor === cursor) break;
+      expect(page.next_cursor).toBeGreaterThan(cursor);
+      seen.push(...page.events);
+      cursor = page.next_cursor;
+    }
+    expect(JSON.stringify(seen)).not.toContain("list_repos");
+    expect(seen.at(-1)).toMatchObject({ type: "tool_search_query", data: { query: "after the deny" } });
+    expect(cursor).toBe(4);
+  });
+
   it("rejects limits outside 1..500 and negative cursors with 400 invalid_input", async () => {
     const sid = newSid();
     for (const body of [{ limit: 0 }, { limit: 501 }, { since: -1 }, { since: 1.5 }, { limit: "10" }]) {
