@@ -100,6 +100,7 @@ export class SessionObject extends DurableObject<Env> {
     if (!hasSchema) return;
     this.ensureReady();
     const now = Date.now();
+    this.ctx.storage.transactionSync(() => this.events.flush());
     const deadline = this.idleDeadline();
     if (deadline === null || now >= deadline) {
       await this.erase();
@@ -162,6 +163,7 @@ export class SessionObject extends DurableObject<Env> {
     this.#eraseRequested = false;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.events.discard();
     this.#lastSeen = undefined;
     this.#deadline = Number.NaN;
     this.config.reset();

@@ -120,5 +120,8 @@ export const events = defineOp({
     ),
     next_cursor: z.number().int(),
   }),
-  handler: (ctx, input) => ctx.events.list(input.since, input.limit),
+  handler(ctx, input) {
+    ctx.events.flush();
+    return ctx.events.list(input.since, input.limit);
+  },
 });

@@ -102,7 +102,7 @@ export const toolSearch = defineOp({
       { sql: ctx.sql, catalog: ctx.catalog, preferredNamespaces: ctx.config.get().preferred_namespaces },
       input,
     );
-    ctx.events.record(
+    ctx.events.defer(
       "tool_search_query",
       {
         query: input.query,

@@ -20,21 +20,59 @@ export interface SessionEvent {
   data: Record<string, unknown>;
 }
 
+/** Deferred events written at the latest with this many waiting. */
+const MAX_PENDING = 50;
+
 export class EventLog {
+  #pending: { type: EventType; data: Record<string, unknown>; at: number }[] = [];
+
   constructor(
     private readonly sql: Sql,
     private readonly label: () => { tenant: string; sid: string },
   ) {}
 
   record(type: EventType, data: Record<string, unknown>, now = Date.now()): void {
-    const json = JSON.stringify(data);
+    this.flush();
+    this.insert(type, data, now);
+  }
+
+  /**
+   * Records an event with the session's next write instead of now. For events on read paths
+   * (tool_search): a write makes the response wait until storage confirms it, and a search should
+   * not wait for its own telemetry. The log line goes out at once; at most MAX_PENDING wait, and an
+   * object evicted before its next write loses them.
+   */
+  defer(type: EventType, data: Record<string, unknown>, now = Date.now()): void {
+    this.#pending.push({ type, data, at: now });
+    this.log(type, null, data, now);
+    if (this.#pending.length >= MAX_PENDING) this.flush();
+  }
+
+  /** Writes deferred events (call inside the transaction of an operation that writes anyway). */
+  flush(): void {
+    const pending = this.#pending;
+    if (pending.length === 0) return;
+    this.#pending = [];
+    for (const e of pending) this.insert(e.type, e.data, e.at, false);
+  }
+
+  /** Forgets deferred events (the session's storage is being erased). */
+  discard(): void {
+    this.#pending = [];
+  }
+
+  private insert(type: EventType, data: Record<string, unknown>, now: number, log = true): void {
     const { id } = this.sql.one<{ id: number }>(
       `INSERT INTO trove_events (type, at, data) VALUES (?, ?, ?) RETURNING id`,
       type,
       now,
-      json,
+      JSON.stringify(data),
     ) ?? { id: 0 };
     if (id > MAX_EVENTS) this.sql.run(`DELETE FROM trove_events WHERE id <= ?`, id - MAX_EVENTS);
+    if (log) this.log(type, id, data, now);
+  }
+
+  private log(type: EventType, id: number | null, data: Record<string, unknown>, now: number): void {
     console.log(JSON.stringify({ event: type, id, at: new Date(now).toISOString(), ...this.label(), data }));
   }
 
