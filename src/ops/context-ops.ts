@@ -8,7 +8,7 @@ import { ApprovalView } from "./activation-ops";
 import { BUILTIN_TOOLS } from "./builtins";
 import type { OpContext } from "./context";
 import { defineOp } from "./operation";
-import { SessionView } from "./session-ops";
+import { SessionView, sessionView } from "./session-ops";
 import { ToolFormat } from "./tool-ops";
 
 const RunId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$");
@@ -81,15 +81,8 @@ export const state = defineOp({
     pending_approvals: z.array(ApprovalView),
   }),
   handler(ctx, input) {
-    const counts = ctx.catalog.counts();
     return {
-      config: ctx.config.get(),
-      catalog: {
-        fingerprint: ctx.catalog.fingerprint(),
-        tools: counts.tools,
-        deferred: counts.deferred,
-        visible: counts.always,
-      },
+      ...sessionView(ctx),
       visible: visibleTools(ctx, input.run_id ?? null).map((t) => t.name),
       activations: ctx.activations.list(ctx.now),
       pending_approvals: ctx.approvals.pending(),

@@ -15,7 +15,8 @@ export const SessionView = z.object({
   }),
 });
 
-function view(ctx: OpContext): z.input<typeof SessionView> {
+/** The session's config and catalog counts (what GET answers; `state` extends it). */
+export function sessionView(ctx: OpContext): z.input<typeof SessionView> {
   const counts = ctx.catalog.counts();
   return {
     config: ctx.config.get(),
@@ -34,7 +35,7 @@ export const sessionGet = defineOp({
   http: { method: "GET", path: "" },
   input: z.strictObject({}),
   output: SessionView,
-  handler: (ctx) => view(ctx),
+  handler: (ctx) => sessionView(ctx),
 });
 
 export const sessionConfigure = defineOp({
@@ -46,7 +47,7 @@ export const sessionConfigure = defineOp({
   handler(ctx, config) {
     ctx.config.set(config);
     ctx.catalog.applyVisibility(visibilityFor(config));
-    return view(ctx);
+    return sessionView(ctx);
   },
 });
 
