@@ -39,12 +39,11 @@ export class EventLog {
   /**
    * Records an event with the session's next write instead of now. For events on read paths
    * (tool_search): a write makes the response wait until storage confirms it, and a search should
-   * not wait for its own telemetry. The log line goes out at once; at most MAX_PENDING wait, and an
-   * object evicted before its next write loses them.
+   * not wait for its own telemetry. Its log line goes out when it is written (with its own `at`).
+   * At most MAX_PENDING wait; an object evicted before its next write loses them.
    */
   defer(type: EventType, data: Record<string, unknown>, now = Date.now()): void {
     this.#pending.push({ type, data, at: now });
-    this.log(type, null, data, now);
     if (this.#pending.length >= MAX_PENDING) this.flush();
   }
 
@@ -53,7 +52,7 @@ export class EventLog {
     const pending = this.#pending;
     if (pending.length === 0) return;
     this.#pending = [];
-    for (const e of pending) this.insert(e.type, e.data, e.at, false);
+    for (const e of pending) this.insert(e.type, e.data, e.at);
   }
 
   /** Forgets deferred events (the session's storage is being erased). */
@@ -61,7 +60,7 @@ export class EventLog {
     this.#pending = [];
   }
 
-  private insert(type: EventType, data: Record<string, unknown>, now: number, log = true): void {
+  private insert(type: EventType, data: Record<string, unknown>, now: number): void {
     const { id } = this.sql.one<{ id: number }>(
       `INSERT INTO trove_events (type, at, data) VALUES (?, ?, ?) RETURNING id`,
       type,
@@ -69,7 +68,7 @@ export class EventLog {
       JSON.stringify(data),
     ) ?? { id: 0 };
     if (id > MAX_EVENTS) this.sql.run(`DELETE FROM trove_events WHERE id <= ?`, id - MAX_EVENTS);
-    if (log) this.log(type, id, data, now);
+    this.log(type, id, data, now);
   }
 
   private log(type: EventType, id: number | null, data: Record<string, unknown>, now: number): void {
