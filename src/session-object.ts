@@ -5,8 +5,12 @@ import { migrate } from "./db/migrations";
 import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
 import { TroveError } from "./errors";
+import { BUNDLE } from "./generated/packs";
 import type { OpContext } from "./ops/context";
 import { OPERATIONS_BY_NAME } from "./ops/registry";
+import type { Bundle } from "./packs/bundle";
+import { loadPacks } from "./skills/pack-upsert";
+import { SkillStore } from "./skills/skill-store";
 import { ConfigStore } from "./state/config";
 import { EventLog, type EventType } from "./state/events";
 import { ActivationStore } from "./tools/activation";
@@ -29,6 +33,11 @@ export class SessionObject extends DurableObject<Env> {
   readonly activations: ActivationStore;
   readonly approvals: ApprovalStore;
   readonly events: EventLog;
+  readonly skills: SkillStore;
+  /** The packs compiled into this build; tests may point a session at another bundle. */
+  bundle: Bundle = BUNDLE;
+  /** The bundle/tenant/project combination whose packs are loaded, once checked. */
+  #packsKey: string | null = null;
   #address: SessionAddress = { tenant: "", sid: "" };
   #ready = false;
   #eraseRequested = false;
@@ -45,6 +54,7 @@ export class SessionObject extends DurableObject<Env> {
     this.activations = new ActivationStore(this.sql);
     this.approvals = new ApprovalStore(this.sql);
     this.events = new EventLog(this.sql, () => this.#address);
+    this.skills = new SkillStore(this.sql);
     this.ensureReady();
   }
 
@@ -64,6 +74,7 @@ export class SessionObject extends DurableObject<Env> {
     try {
       this.#eraseRequested = false;
       this.ensureReady();
+      this.ensurePacks(address.tenant, now);
       const ctx = this.context(address, now);
       const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
       if (this.#eraseRequested) await this.erase();
@@ -118,12 +129,27 @@ export class SessionObject extends DurableObject<Env> {
       activations: this.activations,
       approvals: this.approvals,
       events: this.events,
+      skills: this.skills,
       tenant: address.tenant,
       now,
       erase: () => {
         this.#eraseRequested = true;
       },
     };
+  }
+
+  /**
+   * Loads the bundled packs this tenant and project may see. An unchanged bundle costs one SELECT
+   * per object start (then nothing); a new one is loaded in one transaction.
+   */
+  private ensurePacks(tenant: string, now: number): void {
+    const key = `${this.bundle.hash}|${tenant}|${this.config.get().project_id ?? ""}`;
+    if (this.#packsKey === key) return;
+    this.ctx.storage.transactionSync(() => {
+      const changed = loadPacks(this.sql, this.bundle, tenant, this.config.get().project_id);
+      for (const pack of changed ?? []) this.events.record("skill_pack_loaded", { ...pack }, now);
+    });
+    this.#packsKey = key;
   }
 
   private idleDeadline(): number | null {
@@ -164,6 +190,7 @@ export class SessionObject extends DurableObject<Env> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.events.discard();
+    this.#packsKey = null;
     this.#lastSeen = undefined;
     this.#deadline = Number.NaN;
     this.config.reset();

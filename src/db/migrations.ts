@@ -18,6 +18,13 @@ const oldCols = TOOL_FTS_COLUMNS.split(", ")
   .map((c) => `old.${c}`)
   .join(", ");
 
+const SKILL_FTS_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_body";
+const cols = (prefix: string, list: string) =>
+  list
+    .split(", ")
+    .map((c) => `${prefix}.${c}`)
+    .join(", ");
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -109,6 +116,49 @@ export const MIGRATIONS: readonly Migration[] = [
         at INTEGER NOT NULL,
         data TEXT NOT NULL
       )`,
+    ],
+  },
+  {
+    version: 3,
+    name: "skill store with FTS5 index",
+    statements: [
+      `CREATE TABLE trove_skills (
+        id INTEGER PRIMARY KEY,
+        qid TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        pack TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        task_type TEXT,
+        tags TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        record TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        use_count INTEGER NOT NULL DEFAULT 0,
+        last_used INTEGER,
+        ${SKILL_FTS_COLUMNS.split(", ")
+          .map((c) => `${c} TEXT NOT NULL`)
+          .join(",\n        ")}
+      )`,
+      `CREATE INDEX trove_skills_name ON trove_skills (name)`,
+      `CREATE INDEX trove_skills_pack ON trove_skills (pack)`,
+      `CREATE VIRTUAL TABLE trove_skills_fts USING fts5(${SKILL_FTS_COLUMNS},
+        content='trove_skills', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+      `CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')`,
+      `CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills BEGIN
+        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
+      END`,
+      `CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills BEGIN
+        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
+          VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
+      END`,
+      `CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF ${SKILL_FTS_COLUMNS} ON trove_skills BEGIN
+        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
+          VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
+        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
+      END`,
     ],
   },
 ];

@@ -4,6 +4,6 @@ import { BUNDLE } from "../generated/packs";
 
 export const VERSION: string = pkg.version;
 
-export function bundleInfo(): { bundle_hash: string } {
-  return { bundle_hash: BUNDLE.hash };
+export function bundleInfo(): { bundle_hash: string; packs: number; skills: number } {
+  return { bundle_hash: BUNDLE.hash, packs: BUNDLE.packs.length, skills: BUNDLE.skills.length };
 }

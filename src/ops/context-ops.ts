@@ -1,9 +1,9 @@
 // What the agent sends its model this turn (context), and what an operator inspects (state, events).
 import { z } from "zod";
+import { estimateJsonTokens, estimateTokens } from "../search/tokens";
 import { visibilityFor } from "../tools/policy";
 import { toolDiscoveryBlock } from "../tools/prompt-blocks";
 import { type RenderableTool, renderTool } from "../tools/render";
-import { estimateJsonTokens, estimateTokens } from "../tools/tokens";
 import { ApprovalView } from "./activation-ops";
 import { BUILTIN_TOOLS } from "./builtins";
 import type { OpContext } from "./context";

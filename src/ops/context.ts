@@ -1,5 +1,6 @@
 // What an operation handler gets: the session's stores, bound to its SQLite, and the clock.
 import type { Sql } from "../db/sql";
+import type { SkillStore } from "../skills/skill-store";
 import type { ConfigStore } from "../state/config";
 import type { EventLog } from "../state/events";
 import type { ActivationStore } from "../tools/activation";
@@ -13,6 +14,7 @@ export interface OpContext {
   activations: ActivationStore;
   approvals: ApprovalStore;
   events: EventLog;
+  skills: SkillStore;
   /** The tenant that owns this session (the first half of the object's name). */
   tenant: string;
   /** Milliseconds since the epoch, fixed for the whole operation. */

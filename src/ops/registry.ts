@@ -3,6 +3,7 @@ import { approvalDecide, toolActivate, toolDeactivate, toolResolve } from "./act
 import { context, events, state } from "./context-ops";
 import type { Operation } from "./operation";
 import { sessionConfigure, sessionDelete, sessionGet } from "./session-ops";
+import { skillGet, skillList, skillSearch } from "./skill-ops";
 import { catalogSync, toolSearch } from "./tool-ops";
 
 export const OPERATIONS: readonly Operation[] = [
@@ -18,6 +19,9 @@ export const OPERATIONS: readonly Operation[] = [
   context,
   state,
   events,
+  skillSearch,
+  skillGet,
+  skillList,
 ];
 
 export const OPERATIONS_BY_NAME: ReadonlyMap<string, Operation> = new Map(

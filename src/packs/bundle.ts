@@ -1,14 +1,59 @@
 // The shape of the generated pack bundle (src/generated/packs.ts), written by scripts/build-packs.ts.
 
-export interface BundleFile {
-  /** Path relative to the packs directory, with `/` separators. */
-  path: string;
-  sha256: string;
-  bytes: number;
+/** Who may see a pack: every tenant, one tenant, or one project of one tenant. */
+export type PackScope = "global" | "tenant" | "project";
+
+export interface BundledPack {
+  name: string;
+  version: string | null;
+  description: string | null;
+  scope: PackScope;
+  tenant_id: string | null;
+  project_id: string | null;
+  /** Skill names listed first in the skill directory. */
+  pinned: string[];
+  enabled: boolean;
+  /** Whether a changed skill replaces the stored one (RFC v0.3 §3.5 update_existing_pack_skills). */
+  update_existing: boolean;
+  /** sha256 over the pack's config and its skills' content hashes. */
+  hash: string;
+}
+
+export interface BundledSkill {
+  /** `<pack>/<name>`: always unique. */
+  id: string;
+  name: string;
+  pack: string;
+  title: string;
+  description: string;
+  trigger: string;
+  task_type: string | null;
+  tags: string[];
+  /** Penguiflow skills: the procedure. Agent Skills: empty (the body holds it). */
+  steps: string[];
+  /** Agent Skills: the SKILL.md markdown body. Penguiflow: null. */
+  body: string | null;
+  preconditions: string[];
+  failure_modes: string[];
+  /**
+   * Files bundled with the skill (Agent Skills folders), relative to the skill's folder. `sha256` (of
+   * the bytes) puts an edit that keeps the size — or of a file too large to store — into content_hash.
+   */
+  files: { path: string; bytes: number; sha256: string }[];
+  origin: "agent_skills" | "penguiflow";
+  /** Path of the defining file, relative to the packs directory. */
+  source: string;
+  /** Fields the formats define that have no column (license, metadata, cluster, tools, …). */
+  extra: Record<string, unknown>;
+  /** sha256 of the canonical JSON of every field above. */
+  content_hash: string;
 }
 
 export interface Bundle {
-  /** sha256 over the canonical JSON of `files`: changes whenever any bundled byte changes. */
+  /** sha256 over the packs' hashes: equal bundles load identically. */
   hash: string;
-  files: BundleFile[];
+  packs: BundledPack[];
+  skills: BundledSkill[];
+  /** Text of bundled files, keyed `<skill id>/<path>` (files over the size limit are listed, not stored). */
+  files: Record<string, string>;
 }

@@ -11,7 +11,11 @@ export type EventType =
   | "tool_activation_denied"
   | "approval_requested"
   | "approval_decided"
-  | "catalog_synced";
+  | "catalog_synced"
+  | "skill_pack_loaded"
+  | "skill_search_query"
+  | "skill_get"
+  | "skill_list";
 
 export interface SessionEvent {
   id: number;

@@ -1,8 +1,7 @@
 // tool_search: exact, regex and FTS5 search over the tools this session may see (RFC v0.3 §1.5–1.6).
-import { RE2JS } from "re2js";
 import type { Sql } from "../db/sql";
-import { TroveError } from "../errors";
 import { ftsMatchExpression } from "../search/fts-query";
+import { compileUserPattern } from "../search/regex";
 import { requiredLiterals } from "../search/regex-literals";
 import { type FieldSpec, rescore } from "../search/rerank";
 import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
@@ -34,7 +33,6 @@ export interface ToolSearchResult {
   total_deferred: number;
 }
 
-export const MAX_PATTERN_LENGTH = 200;
 /**
  * How many FTS candidates are re-scored before the top `limit` are returned: re-scoring is the
  * costliest step per candidate, and beyond ~3× the default page it measured no better.
@@ -104,30 +102,6 @@ function exactMatches(sql: Sql, name: string, includeAlways: boolean): Omit<Cand
     name,
     includeAlways ? 1 : 0,
   );
-}
-
-/** Compiles a user pattern with RE2 (linear time, no backtracking blow-ups). */
-export function compileUserPattern(pattern: string): RE2JS {
-  if (pattern.length > MAX_PATTERN_LENGTH) {
-    throw new TroveError(
-      "pattern_too_long",
-      400,
-      `regex patterns are limited to ${MAX_PATTERN_LENGTH} characters`,
-      {
-        field: "query",
-        limit: MAX_PATTERN_LENGTH,
-        length: pattern.length,
-      },
-    );
-  }
-  try {
-    return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
-  } catch (err) {
-    throw new TroveError("invalid_pattern", 400, "query is not a valid regular expression", {
-      field: "query",
-      reason: err instanceof Error ? err.message : String(err),
-    });
-  }
 }
 
 /**

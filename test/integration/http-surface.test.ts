@@ -45,10 +45,17 @@ function expectError(res: { status: number; json: any }, status: number, code: s
 }
 
 describe("health", () => {
-  it("answers without auth with ok, the package version and the bundle hash", async () => {
+  it("answers without auth with ok, the package version, the bundle hash and its size", async () => {
     const res = await call("GET", "/v1/health", undefined, null);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ok: true, version: pkg.version, bundle_hash: BUNDLE.hash });
+    expect(res.json).toEqual({
+      ok: true,
+      version: pkg.version,
+      bundle_hash: BUNDLE.hash,
+      packs: BUNDLE.packs.length,
+      skills: BUNDLE.skills.length,
+    });
+    expect(res.json.skills).toBeGreaterThan(0);
     expect(res.json.bundle_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 

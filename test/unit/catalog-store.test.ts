@@ -294,6 +294,11 @@ describe("schema", () => {
           "type": "index",
         },
         {
+          "name": "sqlite_autoindex_trove_skills_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
           "name": "sqlite_autoindex_trove_tools_1",
           "sql": null,
           "type": "index",
@@ -355,6 +360,98 @@ describe("schema", () => {
         {
           "name": "trove_schema",
           "sql": "CREATE TABLE trove_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+          "type": "table",
+        },
+        {
+          "name": "trove_skills",
+          "sql": "CREATE TABLE trove_skills (
+              id INTEGER PRIMARY KEY,
+              qid TEXT NOT NULL UNIQUE,
+              name TEXT NOT NULL,
+              pack TEXT NOT NULL,
+              title TEXT NOT NULL,
+              description TEXT NOT NULL,
+              trigger TEXT NOT NULL,
+              task_type TEXT,
+              tags TEXT NOT NULL,
+              origin TEXT NOT NULL,
+              scope TEXT NOT NULL,
+              record TEXT NOT NULL,
+              content_hash TEXT NOT NULL,
+              use_count INTEGER NOT NULL DEFAULT 0,
+              last_used INTEGER,
+              f_name TEXT NOT NULL,
+              f_title TEXT NOT NULL,
+              f_tags TEXT NOT NULL,
+              f_trigger TEXT NOT NULL,
+              f_description TEXT NOT NULL,
+              f_body TEXT NOT NULL
+            )",
+          "type": "table",
+        },
+        {
+          "name": "trove_skills_fts",
+          "sql": "CREATE VIRTUAL TABLE trove_skills_fts USING fts5(f_name, f_title, f_tags, f_trigger, f_description, f_body,
+              content='trove_skills', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+          "type": "table",
+        },
+        {
+          "name": "trove_skills_fts_config",
+          "sql": "CREATE TABLE 'trove_skills_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID",
+          "type": "table",
+        },
+        {
+          "name": "trove_skills_fts_data",
+          "sql": "CREATE TABLE 'trove_skills_fts_data'(id INTEGER PRIMARY KEY, block BLOB)",
+          "type": "table",
+        },
+        {
+          "name": "trove_skills_fts_delete",
+          "sql": "CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills BEGIN
+              INSERT INTO trove_skills_fts (trove_skills_fts, rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body)
+                VALUES ('delete', old.id, old.f_name, old.f_title, old.f_tags, old.f_trigger, old.f_description, old.f_body);
+            END",
+          "type": "trigger",
+        },
+        {
+          "name": "trove_skills_fts_docsize",
+          "sql": "CREATE TABLE 'trove_skills_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB)",
+          "type": "table",
+        },
+        {
+          "name": "trove_skills_fts_idx",
+          "sql": "CREATE TABLE 'trove_skills_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID",
+          "type": "table",
+        },
+        {
+          "name": "trove_skills_fts_insert",
+          "sql": "CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills BEGIN
+              INSERT INTO trove_skills_fts (rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body) VALUES (new.id, new.f_name, new.f_title, new.f_tags, new.f_trigger, new.f_description, new.f_body);
+            END",
+          "type": "trigger",
+        },
+        {
+          "name": "trove_skills_fts_update",
+          "sql": "CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF f_name, f_title, f_tags, f_trigger, f_description, f_body ON trove_skills BEGIN
+              INSERT INTO trove_skills_fts (trove_skills_fts, rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body)
+                VALUES ('delete', old.id, old.f_name, old.f_title, old.f_tags, old.f_trigger, old.f_description, old.f_body);
+              INSERT INTO trove_skills_fts (rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body) VALUES (new.id, new.f_name, new.f_title, new.f_tags, new.f_trigger, new.f_description, new.f_body);
+            END",
+          "type": "trigger",
+        },
+        {
+          "name": "trove_skills_name",
+          "sql": "CREATE INDEX trove_skills_name ON trove_skills (name)",
+          "type": "index",
+        },
+        {
+          "name": "trove_skills_pack",
+          "sql": "CREATE INDEX trove_skills_pack ON trove_skills (pack)",
+          "type": "index",
+        },
+        {
+          "name": "trove_skills_vocab",
+          "sql": "CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')",
           "type": "table",
         },
         {

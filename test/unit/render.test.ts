@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import catalog from "../../bench/search-eval/catalog.json";
 import { sha256Hex } from "../../src/search/hash";
+import { estimateJsonTokens, estimateTokens } from "../../src/search/tokens";
 import { invertNames, providerNames } from "../../src/tools/provider-names";
 import { type RenderableTool, renderTool, selectExamples, type ToolFormat } from "../../src/tools/render";
-import { estimateJsonTokens, estimateTokens } from "../../src/tools/tokens";
 import { normalizeTool, ToolRecord } from "../../src/tools/tool-record";
 
 const FORMATS: ToolFormat[] = ["anthropic", "openai", "mcp", "json"];

@@ -1,0 +1,118 @@
+// Skill discovery: search, fetch within a budget, list (Penguiflow RFC v0.3 §3.7).
+import { z } from "zod";
+import { formatSkills } from "../skills/budget";
+import { searchSkills } from "../skills/skill-search";
+import { defineOp } from "./operation";
+
+const SearchType = z.enum(["fts", "regex", "exact"]);
+
+export const skillSearch = defineOp({
+  name: "skill_search",
+  summary: "Find skills by capability (full text), pattern (regex) or exact name",
+  input: z.strictObject({
+    query: z.string().max(2000),
+    search_type: SearchType.default("fts"),
+    limit: z.number().int().min(1).max(20).default(8),
+    task_type: z.string().max(64).optional(),
+  }),
+  output: z.object({
+    skills: z.array(
+      z.object({
+        name: z.string(),
+        id: z.string().describe("Qualified id <pack>/<name>, unique"),
+        title: z.string(),
+        trigger: z.string(),
+        task_type: z.string().nullable(),
+        score: z.number().min(0).max(1),
+      }),
+    ),
+    query: z.string(),
+    search_type: SearchType,
+  }),
+  handler(ctx, input) {
+    const skills = searchSkills(ctx.sql, input);
+    ctx.events.defer(
+      "skill_search_query",
+      { query: input.query, search_type: input.search_type, results_count: skills.length },
+      ctx.now,
+    );
+    return { skills, query: input.query, search_type: input.search_type };
+  },
+});
+
+const SkillRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  pack: z.string(),
+  title: z.string(),
+  description: z.string(),
+  trigger: z.string(),
+  task_type: z.string().nullable(),
+  tags: z.array(z.string()),
+  steps: z.array(z.string()),
+  body: z.string().nullable(),
+  preconditions: z.array(z.string()),
+  failure_modes: z.array(z.string()),
+  files: z.array(z.object({ path: z.string(), bytes: z.number() })),
+  origin: z.string(),
+  content_hash: z.string(),
+});
+
+export const skillGet = defineOp({
+  name: "skill_get",
+  summary: "Fetch skills by name or id: the records and a prompt-ready text within max_tokens",
+  input: z.strictObject({
+    names: z.array(z.string().min(1).max(200)).min(1).max(10),
+    format: z.enum(["raw", "injection"]).default("injection"),
+    max_tokens: z.number().int().min(200).max(6000).default(1500),
+  }),
+  output: z.object({ skills: z.array(SkillRecord), formatted_context: z.string() }),
+  handler(ctx, input) {
+    const found = input.names.map((name, i) => ctx.skills.resolve(name, `names[${i}]`).skill);
+    const unique = [...new Map(found.map((s) => [s.id, s])).values()];
+    ctx.skills.markUsed(
+      unique.map((s) => s.id),
+      ctx.now,
+    );
+    ctx.events.record("skill_get", { names: unique.map((s) => s.id), format: input.format }, ctx.now);
+    const skills = unique.map(({ extra: _, source: __, ...s }) => s);
+    return {
+      skills,
+      formatted_context: input.format === "injection" ? formatSkills(unique, input.max_tokens) : "",
+    };
+  },
+});
+
+export const skillList = defineOp({
+  name: "skill_list",
+  summary: "List skills by name with short triggers, a page at a time",
+  input: z.strictObject({
+    page: z.number().int().min(1).default(1),
+    page_size: z.number().int().min(1).max(100).default(20),
+    task_type: z.string().max(64).optional(),
+    origin: z.enum(["agent_skills", "penguiflow"]).optional(),
+    pack: z.string().max(64).optional(),
+    scope: z.enum(["global", "tenant", "project"]).optional(),
+  }),
+  output: z.object({
+    skills: z.array(z.object({ name: z.string(), id: z.string(), title: z.string(), trigger: z.string() })),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    total: z.number().int(),
+  }),
+  handler(ctx, input) {
+    const { total, skills } = ctx.skills.list(input, input.page, input.page_size);
+    ctx.events.defer("skill_list", { page: input.page, total }, ctx.now);
+    return {
+      skills: skills.map(({ skill }) => ({
+        name: skill.name,
+        id: skill.id,
+        title: skill.title,
+        trigger: skill.trigger.length > 160 ? `${skill.trigger.slice(0, 157)}…` : skill.trigger,
+      })),
+      page: input.page,
+      page_size: input.page_size,
+      total,
+    };
+  },
+});

@@ -1,0 +1,117 @@
+// Loads the bundled packs this session may see into its skill store, by content hash.
+import { jsonChunks, type Sql } from "../db/sql";
+import type { Bundle, BundledPack } from "../packs/bundle";
+import { canonicalJson } from "../search/hash";
+import { skillSearchFields } from "./skill-index";
+
+export interface PackLoad {
+  pack_name: string;
+  skill_count: number;
+  updated_count: number;
+}
+
+/** Packs visible to a tenant and project: enabled, and global or scoped to exactly them. */
+export function visiblePacks(bundle: Bundle, tenant: string, projectId: string | null): BundledPack[] {
+  return bundle.packs.filter(
+    (p) =>
+      p.enabled &&
+      (p.scope === "global" ||
+        (p.scope === "tenant" && p.tenant_id === tenant) ||
+        (p.scope === "project" &&
+          p.tenant_id === tenant &&
+          p.project_id !== null &&
+          p.project_id === projectId)),
+  );
+}
+
+const UPSERT = `
+  INSERT INTO trove_skills (qid, name, pack, title, description, trigger, task_type, tags, origin, scope, record,
+    content_hash, f_name, f_title, f_tags, f_trigger, f_description, f_body)
+  SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7,
+    j.value->>8, j.value->>9, j.value->>10, j.value->>11, j.value->>12, j.value->>13, j.value->>14, j.value->>15,
+    j.value->>16, j.value->>17
+  FROM json_each(?) AS j WHERE true
+  ON CONFLICT (qid) DO UPDATE SET name = excluded.name, pack = excluded.pack, title = excluded.title,
+    description = excluded.description, trigger = excluded.trigger, task_type = excluded.task_type,
+    tags = excluded.tags, origin = excluded.origin, scope = excluded.scope, record = excluded.record,
+    content_hash = excluded.content_hash, f_name = excluded.f_name, f_title = excluded.f_title,
+    f_tags = excluded.f_tags, f_trigger = excluded.f_trigger, f_description = excluded.f_description,
+    f_body = excluded.f_body`;
+
+/**
+ * Brings the store in line with the bundle for this tenant and project. When the bundle, tenant
+ * and project are the ones loaded last, this is one SELECT. Otherwise, in the caller's transaction:
+ * new skills are inserted, changed ones updated (when their pack allows), skills no longer bundled
+ * or visible removed; nothing else is touched. Returns the packs that changed, except on a
+ * session's first load (a new session loading the bundle is not news; a deploy that changes the
+ * packs of a live session is).
+ */
+export function loadPacks(
+  sql: Sql,
+  bundle: Bundle,
+  tenant: string,
+  projectId: string | null,
+): PackLoad[] | null {
+  const key = canonicalJson([bundle.hash, tenant, projectId]);
+  const loaded = sql.one<{ value: string }>(
+    `SELECT value FROM trove_meta WHERE key = 'skills_loaded'`,
+  )?.value;
+  if (loaded === key) return null;
+
+  const packs = new Map(visiblePacks(bundle, tenant, projectId).map((p) => [p.name, p]));
+  const skills = bundle.skills.filter((s) => packs.has(s.pack));
+  const existing = new Map(
+    sql
+      .all<{ qid: string; content_hash: string }>(`SELECT qid, content_hash FROM trove_skills`)
+      .map((r) => [r.qid, r.content_hash]),
+  );
+  const rows: unknown[][] = [];
+  const counts = new Map<string, PackLoad>();
+  const count = (pack: string) => {
+    let c = counts.get(pack);
+    if (!c) counts.set(pack, (c = { pack_name: pack, skill_count: 0, updated_count: 0 }));
+    return c;
+  };
+  for (const skill of skills) {
+    const pack = packs.get(skill.pack) as BundledPack;
+    count(skill.pack).skill_count++;
+    const previous = existing.get(skill.id);
+    if (previous === skill.content_hash) continue;
+    if (previous !== undefined && !pack.update_existing) continue;
+    if (previous !== undefined) count(skill.pack).updated_count++;
+    const f = skillSearchFields(skill);
+    rows.push([
+      skill.id,
+      skill.name,
+      skill.pack,
+      skill.title,
+      skill.description,
+      skill.trigger,
+      skill.task_type,
+      JSON.stringify(skill.tags),
+      skill.origin,
+      pack.scope,
+      JSON.stringify(skill),
+      skill.content_hash,
+      f.f_name,
+      f.f_title,
+      f.f_tags,
+      f.f_trigger,
+      f.f_description,
+      f.f_body,
+    ]);
+  }
+  const bundled = new Set(skills.map((s) => s.id));
+  const removed = [...existing.keys()].filter((qid) => !bundled.has(qid));
+  for (const chunk of jsonChunks(removed)) {
+    sql.run(`DELETE FROM trove_skills WHERE qid IN (SELECT value FROM json_each(?))`, chunk);
+  }
+  for (const chunk of jsonChunks(rows)) sql.run(UPSERT, chunk);
+  sql.run(
+    `INSERT INTO trove_meta (key, value) VALUES ('skills_loaded', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    key,
+  );
+  if (loaded === undefined) return [];
+  const changedPacks = new Set(rows.map((r) => r[2] as string));
+  return [...counts.values()].filter((c) => changedPacks.has(c.pack_name));
+}

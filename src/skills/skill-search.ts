@@ -1,0 +1,164 @@
+// skill_search: the tool_search contract (RFC v0.3 §3.7) over the session's skills.
+import type { Sql } from "../db/sql";
+import { ftsMatchExpression } from "../search/fts-query";
+import { compileUserPattern } from "../search/regex";
+import { type FieldSpec, rescore } from "../search/rerank";
+import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
+import { queryTermGroups } from "../search/text";
+
+export type SkillSearchType = "fts" | "regex" | "exact";
+
+export interface SkillSearchRequest {
+  query: string;
+  search_type: SkillSearchType;
+  limit: number;
+  task_type?: string;
+}
+
+export interface SkillHit {
+  name: string;
+  id: string;
+  title: string;
+  trigger: string;
+  task_type: string | null;
+  score: number;
+}
+
+interface Row {
+  id: number;
+  qid: string;
+  name: string;
+  pack: string;
+  title: string;
+  trigger: string;
+  description: string;
+  task_type: string | null;
+}
+
+const COLUMNS = "s.id, s.qid, s.name, s.pack, s.title, s.trigger, s.description, s.task_type";
+const FTS_WEIGHTS = [10, 6, 4, 6, 3, 1] as const;
+const RESCORE_FIELDS: readonly FieldSpec[] = [
+  { weight: 3, b: 0.3 }, // f_name
+  { weight: 2, b: 0.3 }, // f_title
+  { weight: 1.5, b: 0.3 }, // f_tags
+  { weight: 2, b: 0.5 }, // f_trigger
+  { weight: 1, b: 0.75 }, // f_description
+  { weight: 0.4, b: 0.75 }, // f_body
+];
+const CANDIDATES = 40;
+
+export function searchSkills(sql: Sql, request: SkillSearchRequest): SkillHit[] {
+  const typeFilter = request.task_type ?? null;
+  const scored = candidates(sql, request, typeFilter);
+  const order = rankComparator([]);
+  const ranked = scored
+    .map((c) => ({ ...c, namespace: c.pack }))
+    .sort(order)
+    .slice(0, request.limit);
+  return ranked.map((c) => ({
+    name: c.name,
+    id: c.qid,
+    title: c.title,
+    trigger: c.trigger,
+    task_type: c.task_type,
+    score: c.score,
+  }));
+}
+
+function candidates(
+  sql: Sql,
+  request: SkillSearchRequest,
+  taskType: string | null,
+): (Row & { score: number })[] {
+  const exact = (query: string) =>
+    sql.all<Row>(
+      `SELECT ${COLUMNS} FROM trove_skills AS s
+       WHERE (s.name = ?1 COLLATE NOCASE OR s.qid = ?1 COLLATE NOCASE) AND (?2 IS NULL OR s.task_type = ?2)`,
+      query.trim(),
+      taskType,
+    );
+  switch (request.search_type) {
+    case "exact":
+      return exact(request.query).map((r) => ({ ...r, score: 1 }));
+    case "regex": {
+      const re = compileUserPattern(request.query);
+      const rows = sql.all<Row>(
+        `SELECT ${COLUMNS} FROM trove_skills AS s WHERE ?1 IS NULL OR s.task_type = ?1`,
+        taskType,
+      );
+      return rows.flatMap((r) => {
+        const score = re.test(r.name)
+          ? re.matches(r.name)
+            ? REGEX_SCORE.full
+            : re.matcher(r.name).lookingAt()
+              ? REGEX_SCORE.prefix
+              : REGEX_SCORE.substring
+          : re.test(r.title) || re.test(r.trigger) || re.test(r.description)
+            ? REGEX_SCORE.text
+            : null;
+        return score === null ? [] : [{ ...r, score }];
+      });
+    }
+    case "fts":
+      return fullText(sql, request, taskType, exact(request.query));
+  }
+}
+
+function fullText(
+  sql: Sql,
+  request: SkillSearchRequest,
+  taskType: string | null,
+  exact: Row[],
+): (Row & { score: number })[] {
+  const groups = queryTermGroups(request.query);
+  const terms = [...new Set(groups.flatMap((g) => [...g.terms, ...g.related]))];
+  const expression = ftsMatchExpression(terms);
+  const rows = expression
+    ? sql.all<
+        Row & {
+          f_name: string;
+          f_title: string;
+          f_tags: string;
+          f_trigger: string;
+          f_description: string;
+          f_body: string;
+        }
+      >(
+        `SELECT ${COLUMNS}, s.f_name, s.f_title, s.f_tags, s.f_trigger, s.f_description, s.f_body
+         FROM (SELECT rowid AS id, bm25(trove_skills_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
+               FROM trove_skills_fts WHERE trove_skills_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
+         CROSS JOIN trove_skills AS s ON s.id = m.id
+         WHERE ?2 IS NULL OR s.task_type = ?2`,
+        expression,
+        taskType,
+        CANDIDATES,
+      )
+    : [];
+  const size = sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills`)?.n ?? 0;
+  const df = new Map(
+    terms.map((t) => [
+      t,
+      sql.one<{ doc: number }>(`SELECT doc FROM trove_skills_vocab WHERE term = ?`, t)?.doc ?? 0,
+    ]),
+  );
+  const relevance = rescore(
+    rows.map((r) => [r.f_name, r.f_title, r.f_tags, r.f_trigger, r.f_description, r.f_body]),
+    groups,
+    RESCORE_FIELDS,
+    { size, docFrequency: (t) => df.get(t) ?? 0 },
+  );
+  const exactIds = new Set(exact.map((r) => r.qid));
+  const scored = rows
+    .map((r, i) => ({ ...r, relevance: boundedRelevance(relevance[i] ?? 0) }))
+    .filter((r) => !exactIds.has(r.qid));
+  const top = Math.max(0, ...scored.map((c) => c.relevance));
+  const merged = [...exact.map((r) => ({ ...r, relevance: top + 1 })), ...scored]
+    .map((c) => ({ ...c, namespace: c.pack, score: c.relevance }))
+    .sort(rankComparator([]))
+    .slice(0, request.limit);
+  const scores = minMaxNormalize(merged.map((c) => c.score));
+  return merged.map(({ relevance: _, namespace: __, ...c }, i) => ({
+    ...c,
+    score: exactIds.has(c.qid) ? 1 : (scores[i] ?? 0),
+  }));
+}

@@ -1,0 +1,95 @@
+// The session's skills: lookup by name or qualified id, search, listing and use counts.
+import type { Sql } from "../db/sql";
+import { TroveError } from "../errors";
+import type { BundledSkill } from "../packs/bundle";
+
+export interface StoredSkill {
+  skill: BundledSkill;
+  scope: string;
+  use_count: number;
+  last_used: number | null;
+}
+
+interface SkillRow {
+  record: string;
+  scope: string;
+  use_count: number;
+  last_used: number | null;
+}
+
+const toStored = (r: SkillRow): StoredSkill => ({
+  // Written by pack-upsert from a compiled, validated bundle.
+  skill: JSON.parse(r.record) as BundledSkill,
+  scope: r.scope,
+  use_count: r.use_count,
+  last_used: r.last_used,
+});
+
+/** The one answer for a skill that does not exist (or that this session may not see). */
+export function unknownSkill(name: string, field = "name"): TroveError {
+  return new TroveError("unknown_skill", 404, `no skill named "${name}" is available`, { field });
+}
+
+export class SkillStore {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * A skill by qualified id (`pack/name`) or by plain name when that is unambiguous; an ambiguous
+   * name is a 409 listing the candidates' ids.
+   */
+  resolve(nameOrId: string, field = "name"): StoredSkill {
+    const rows = nameOrId.includes("/")
+      ? this.sql.all<SkillRow>(
+          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE qid = ?`,
+          nameOrId,
+        )
+      : this.sql.all<SkillRow>(
+          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE name = ? ORDER BY qid`,
+          nameOrId,
+        );
+    if (rows.length === 0) throw unknownSkill(nameOrId, field);
+    if (rows.length > 1) {
+      const candidates = rows.map((r) => (JSON.parse(r.record) as BundledSkill).id);
+      throw new TroveError(
+        "ambiguous_skill",
+        409,
+        `several skills are named "${nameOrId}": use a qualified id`,
+        {
+          field,
+          candidates,
+        },
+      );
+    }
+    return toStored(rows[0] as SkillRow);
+  }
+
+  /** Records that skills were used (get, load, pre-flight): the directory ranks by it. */
+  markUsed(ids: readonly string[], now: number): void {
+    if (ids.length === 0) return;
+    this.sql.run(
+      `UPDATE trove_skills SET use_count = use_count + 1, last_used = ? WHERE qid IN (SELECT value FROM json_each(?))`,
+      now,
+      JSON.stringify(ids),
+    );
+  }
+
+  /** A page of skills, filtered, ordered by pack then name. */
+  list(
+    filter: { task_type?: string; origin?: string; pack?: string; scope?: string },
+    page: number,
+    pageSize: number,
+  ) {
+    const where = `(?1 IS NULL OR task_type = ?1) AND (?2 IS NULL OR origin = ?2) AND (?3 IS NULL OR pack = ?3)
+      AND (?4 IS NULL OR scope = ?4)`;
+    const args = [filter.task_type ?? null, filter.origin ?? null, filter.pack ?? null, filter.scope ?? null];
+    const total =
+      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills WHERE ${where}`, ...args)?.n ?? 0;
+    const rows = this.sql.all<SkillRow>(
+      `SELECT record, scope, use_count, last_used FROM trove_skills WHERE ${where} ORDER BY pack, name LIMIT ?5 OFFSET ?6`,
+      ...args,
+      pageSize,
+      (page - 1) * pageSize,
+    );
+    return { total, skills: rows.map(toStored) };
+  }
+}

@@ -1,0 +1,123 @@
+// Skills from bundled packs: loading by tenant and project, search, get within budget, list.
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../src/env";
+import { BUNDLE } from "../../src/generated/packs";
+import { compilePacks } from "../../src/packs/compile";
+import { estimateTokens } from "../../src/search/tokens";
+import type { SessionObject } from "../../src/session-object";
+import { call, KEY_B, newSid, op } from "../support/http";
+
+const skillFile = (name: string, trigger: string) =>
+  `name: ${name}\ntitle: ${name}\ntrigger: ${trigger}\nsteps:\n  - First do this\n  - Then that\n`;
+
+/** A bundle with a global pack, a pack for tenant-a only, and one for tenant-a's project p1. */
+function scopedBundle(changed = false) {
+  const { bundle, errors } = compilePacks([
+    { path: "open/pack.yaml", content: "name: open\n" },
+    { path: "open/a.skill.yaml", content: skillFile("open-skill", "Rotate credentials safely") },
+    {
+      path: "open/b.skill.yaml",
+      content: skillFile("open-other", changed ? "Backup a database (v2)" : "Backup a database"),
+    },
+    { path: "acme/pack.yaml", content: "name: acme\nscope: tenant\ntenant_id: tenant-a\n" },
+    { path: "acme/a.skill.yaml", content: skillFile("acme-secret", "Rotate credentials the Acme way") },
+    { path: "proj/pack.yaml", content: "name: proj\nscope: project\ntenant_id: tenant-a\nproject_id: p1\n" },
+    { path: "proj/a.skill.yaml", content: skillFile("proj-secret", "Rotate credentials for project one") },
+  ]);
+  expect(errors).toEqual([]);
+  return bundle;
+}
+
+const SESSIONS = (env as unknown as Env).SESSIONS;
+const stub = (tenant: string, sid: string) => SESSIONS.get(SESSIONS.idFromName(`${tenant}/${sid}`));
+
+/** Points a session at a test bundle before its first request. */
+async function useBundle(tenant: string, sid: string, bundle: ReturnType<typeof scopedBundle>) {
+  await runInDurableObject(stub(tenant, sid), (obj: SessionObject) => {
+    obj.bundle = bundle;
+  });
+}
+
+const names = (res: { json: { skills: { name: string }[] } }) => res.json.skills.map((s) => s.name).sort();
+
+describe("the bundled core pack", () => {
+  it("is searchable, listable and fetchable in a new session", async () => {
+    const sid = newSid();
+    const found = await op(sid, "skill_search", { query: "paginate through every page with a cursor" });
+    expect(found.status).toBe(200);
+    expect(found.json.skills.length).toBeGreaterThan(0);
+    for (const s of found.json.skills) expect(s.score).toBeGreaterThanOrEqual(0);
+    const list = await op(sid, "skill_list", {});
+    expect(list.json.total).toBe(BUNDLE.skills.length);
+    const first = list.json.skills[0];
+    const got = await op(sid, "skill_get", { names: [first.id], max_tokens: 300 });
+    expect(got.status).toBe(200);
+    expect(got.json.skills[0].id).toBe(first.id);
+    expect(estimateTokens(got.json.formatted_context)).toBeLessThanOrEqual(300);
+  });
+
+  it("answers an unknown skill with 404 unknown_skill naming the field", async () => {
+    const res = await op(newSid(), "skill_get", { names: ["no-such-skill"] });
+    expect(res.status).toBe(404);
+    expect(res.json.error).toMatchObject({ code: "unknown_skill", details: { field: "names[0]" } });
+  });
+});
+
+describe("pack scopes", () => {
+  it("shows a tenant's pack to that tenant only, and a project's pack to that project only", async () => {
+    const bundle = scopedBundle();
+    const a = newSid();
+    await useBundle("tenant-a", a, bundle);
+    expect(names(await op(a, "skill_list", {}))).toEqual(["acme-secret", "open-other", "open-skill"]);
+    await call("PUT", `/v1/sessions/${a}`, { project_id: "p1" });
+    expect(names(await op(a, "skill_list", {}))).toEqual([
+      "acme-secret",
+      "open-other",
+      "open-skill",
+      "proj-secret",
+    ]);
+
+    const b = newSid();
+    await useBundle("tenant-b", b, bundle);
+    await call("PUT", `/v1/sessions/${b}`, { project_id: "p1" }, KEY_B);
+    expect(names(await op(b, "skill_list", {}, KEY_B))).toEqual(["open-other", "open-skill"]);
+    const search = await op(b, "skill_search", { query: "rotate credentials" }, KEY_B);
+    expect(search.json.skills.map((s: { name: string }) => s.name)).toEqual(["open-skill"]);
+    const hidden = await op(b, "skill_get", { names: ["acme-secret"] }, KEY_B);
+    const missing = await op(b, "skill_get", { names: ["never-was"] }, KEY_B);
+    expect(hidden.status).toBe(404);
+    expect(JSON.stringify(hidden.json).replace("acme-secret", "X")).toBe(
+      JSON.stringify(missing.json).replace("never-was", "X"),
+    );
+  });
+});
+
+describe("loading by content hash", () => {
+  it("writes nothing for an unchanged bundle and only the changed skill after a rebuild", async () => {
+    const sid = newSid();
+    await useBundle("tenant-a", sid, scopedBundle());
+    await op(sid, "skill_list", {});
+    const rows = () =>
+      runInDurableObject(stub("tenant-a", sid), (obj: SessionObject) => obj.sql.stats.rowsWritten);
+    const before = await rows();
+    await op(sid, "skill_list", {});
+    expect(await rows()).toBe(before);
+
+    // A deploy with one changed skill: the object restarts with the new bundle.
+    await runInDurableObject(stub("tenant-a", sid), (obj: SessionObject) => {
+      obj.bundle = scopedBundle(true);
+    });
+    const beforeChange = await rows();
+    await op(sid, "skill_list", {});
+    const written = (await rows()) - beforeChange;
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(20); // one skill row, its indexes and FTS rows, the marker, one event
+    const events = (await op(sid, "events", {})).json.events.filter(
+      (e: { type: string }) => e.type === "skill_pack_loaded",
+    );
+    expect(events).toEqual([
+      expect.objectContaining({ data: { pack_name: "open", skill_count: 2, updated_count: 1 } }),
+    ]);
+  });
+});
