@@ -119,6 +119,16 @@ export class BenchSession extends SessionObject {
     return JSON.stringify({ expr, ...t });
   }
 
+  /** Points this session at another pack bundle (a deploy with other packs). */
+  async setBundle(json: string) {
+    this.bundle = JSON.parse(json);
+  }
+
+  /** Ends this object instance, as a deploy does; the next call starts a new one. */
+  async restart() {
+    this.ctx.abort("bench restart");
+  }
+
   /** One timed call (for operations too slow to repeat, like a cold sync). */
   async timeOnce(name: string, input: unknown) {
     const parsed = OPERATIONS_BY_NAME.get(name)?.input.parse(input);

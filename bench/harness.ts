@@ -5,12 +5,16 @@ import type { OpResult } from "../src/session-object";
 
 interface RawStub {
   call(name: string, input: unknown): Promise<OpResult>;
+  setBundle(json: string): Promise<void>;
+  restart(): Promise<void>;
   timeEach(name: string, inputs: unknown[], repeat: number): Promise<string>;
   timeOnce(name: string, input: unknown): Promise<string>;
 }
 
 export interface BenchSessionStub {
   call(name: string, input: unknown): Promise<OpResult>;
+  setBundle(bundle: unknown): Promise<void>;
+  restart(): Promise<void>;
   timeEach(
     name: string,
     inputs: unknown[],
@@ -55,6 +59,8 @@ export async function startBench(): Promise<{
       const raw = ns.get(ns.idFromName(`bench/${name}`)) as unknown as RawStub;
       return {
         call: (op, input) => raw.call(op, input),
+        setBundle: (bundle) => raw.setBundle(JSON.stringify(bundle)),
+        restart: () => raw.restart().catch(() => undefined),
         timeEach: async (op, inputs, repeat) => JSON.parse(await raw.timeEach(op, inputs, repeat)),
         timeOnce: async (op, input) => JSON.parse(await raw.timeOnce(op, input)),
       };

@@ -2,6 +2,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { compilePacks, formatProblem, type PackFile, type PackProblem } from "../src/packs/compile";
+import { skillSearchFields } from "../src/skills/skill-index";
 
 const packsDir = resolve(process.env.TROVE_PACKS_DIR ?? "packs");
 const outFile = resolve("src/generated/packs.ts");
@@ -37,6 +38,9 @@ const shown = (p: PackProblem) =>
   formatProblem({ ...p, file: relative(process.cwd(), join(packsDir, p.file)) });
 
 const { bundle, errors, warnings } = compilePacks(packFiles());
+// Normalizing search text (splitting, stemming) is the costly part of loading skills into a session:
+// do it once here instead of in every new session.
+bundle.index = Object.fromEntries(bundle.skills.map((skill) => [skill.id, skillSearchFields(skill)]));
 for (const warning of warnings) console.warn(`warning: ${shown(warning)}`);
 if (errors.length > 0) {
   for (const error of errors) console.error(`error: ${shown(error)}`);

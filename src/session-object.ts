@@ -130,6 +130,7 @@ export class SessionObject extends DurableObject<Env> {
       approvals: this.approvals,
       events: this.events,
       skills: this.skills,
+      bundle: this.bundle,
       tenant: address.tenant,
       now,
       erase: () => {
@@ -149,6 +150,7 @@ export class SessionObject extends DurableObject<Env> {
       const changed = loadPacks(this.sql, this.bundle, tenant, this.config.get().project_id);
       for (const pack of changed ?? []) this.events.record("skill_pack_loaded", { ...pack }, now);
     });
+    this.skills.invalidate();
     this.#packsKey = key;
   }
 

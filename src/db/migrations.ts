@@ -142,8 +142,8 @@ export const MIGRATIONS: readonly Migration[] = [
           .map((c) => `${c} TEXT NOT NULL`)
           .join(",\n        ")}
       )`,
-      `CREATE INDEX trove_skills_name ON trove_skills (name)`,
-      `CREATE INDEX trove_skills_pack ON trove_skills (pack)`,
+      // Every index is written for every bundled skill of every new session: keep only what lookups need.
+      `CREATE INDEX trove_skills_name ON trove_skills (name COLLATE NOCASE)`,
       `CREATE VIRTUAL TABLE trove_skills_fts USING fts5(${SKILL_FTS_COLUMNS},
         content='trove_skills', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
       `CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')`,
@@ -159,6 +159,18 @@ export const MIGRATIONS: readonly Migration[] = [
           VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
         INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
       END`,
+    ],
+  },
+  {
+    version: 4,
+    name: "skill loads for reload suppression",
+    statements: [
+      // The version (content_hash) of each skill whose body this session was last sent by skill_load.
+      `CREATE TABLE trove_skill_loads (
+        qid TEXT PRIMARY KEY,
+        content_hash TEXT NOT NULL,
+        at INTEGER NOT NULL
+      )`,
     ],
   },
 ];

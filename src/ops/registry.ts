@@ -3,6 +3,7 @@ import { approvalDecide, toolActivate, toolDeactivate, toolResolve } from "./act
 import { context, events, state } from "./context-ops";
 import type { Operation } from "./operation";
 import { sessionConfigure, sessionDelete, sessionGet } from "./session-ops";
+import { skillDirectory, skillLoad, skillReadFile } from "./skill-load-ops";
 import { skillGet, skillList, skillSearch } from "./skill-ops";
 import { catalogSync, toolSearch } from "./tool-ops";
 
@@ -22,6 +23,9 @@ export const OPERATIONS: readonly Operation[] = [
   skillSearch,
   skillGet,
   skillList,
+  skillDirectory,
+  skillLoad,
+  skillReadFile,
 ];
 
 export const OPERATIONS_BY_NAME: ReadonlyMap<string, Operation> = new Map(

@@ -30,7 +30,7 @@ export const skillSearch = defineOp({
     search_type: SearchType,
   }),
   handler(ctx, input) {
-    const skills = searchSkills(ctx.sql, input);
+    const skills = searchSkills(ctx.sql, ctx.skills, input);
     ctx.events.defer(
       "skill_search_query",
       { query: input.query, search_type: input.search_type, results_count: skills.length },

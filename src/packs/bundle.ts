@@ -49,6 +49,16 @@ export interface BundledSkill {
   content_hash: string;
 }
 
+/** A skill's search text, normalized at build time (src/skills/skill-index.ts) so loading is cheap. */
+export interface SkillIndexFields {
+  f_name: string;
+  f_title: string;
+  f_tags: string;
+  f_trigger: string;
+  f_description: string;
+  f_body: string;
+}
+
 export interface Bundle {
   /** sha256 over the packs' hashes: equal bundles load identically. */
   hash: string;
@@ -56,4 +66,6 @@ export interface Bundle {
   skills: BundledSkill[];
   /** Text of bundled files, keyed `<skill id>/<path>` (files over the size limit are listed, not stored). */
   files: Record<string, string>;
+  /** Search fields by skill id, added by scripts/build-packs.ts; computed at load time when absent. */
+  index?: Record<string, SkillIndexFields>;
 }

@@ -5,3 +5,27 @@ export function ftsMatchExpression(terms: readonly string[]): string | null {
   const quoted = [...new Set(terms)].filter((t) => t.length > 0).map((t) => `"${t.replaceAll('"', '""')}"`);
   return quoted.length > 0 ? quoted.join(" OR ") : null;
 }
+
+/** At most this many terms go into one MATCH (direct terms first, then related ones). */
+const MAX_MATCH_TERMS = 32;
+/**
+ * The MATCH stops adding terms once they would cover this many tools: bm25 costs per matching
+ * tool, and the most common terms (added last) carry the least weight. Every term still counts
+ * in re-scoring.
+ */
+const MATCH_DOC_BUDGET = 300;
+
+/** Terms worth matching: present in the index, rarest first, within MATCH_DOC_BUDGET. */
+export function candidateTerms(terms: readonly string[], df: ReadonlyMap<string, number>): string[] {
+  const present = terms.filter((t) => (df.get(t) ?? 0) > 0).slice(0, MAX_MATCH_TERMS);
+  const byRarity = [...present].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0));
+  const chosen: string[] = [];
+  let covered = 0;
+  for (const term of byRarity) {
+    const docs = df.get(term) ?? 0;
+    if (chosen.length > 0 && covered + docs > MATCH_DOC_BUDGET) break;
+    chosen.push(term);
+    covered += docs;
+  }
+  return chosen;
+}

@@ -68,8 +68,8 @@ export function loadPacks(
   const rows: unknown[][] = [];
   const counts = new Map<string, PackLoad>();
   const count = (pack: string) => {
-    let c = counts.get(pack);
-    if (!c) counts.set(pack, (c = { pack_name: pack, skill_count: 0, updated_count: 0 }));
+    const c = counts.get(pack) ?? { pack_name: pack, skill_count: 0, updated_count: 0 };
+    counts.set(pack, c);
     return c;
   };
   for (const skill of skills) {
@@ -79,7 +79,7 @@ export function loadPacks(
     if (previous === skill.content_hash) continue;
     if (previous !== undefined && !pack.update_existing) continue;
     if (previous !== undefined) count(skill.pack).updated_count++;
-    const f = skillSearchFields(skill);
+    const f = bundle.index?.[skill.id] ?? skillSearchFields(skill);
     rows.push([
       skill.id,
       skill.name,

@@ -1,19 +1,10 @@
 // The searchable fields of a skill, normalized for FTS5 like tools (src/search/text.ts).
-import type { BundledSkill } from "../packs/bundle";
+import type { BundledSkill, SkillIndexFields } from "../packs/bundle";
 import { indexText } from "../search/text";
 
 const MAX_BODY_TEXT = 6000;
 
-export interface SkillSearchFields {
-  f_name: string;
-  f_title: string;
-  f_tags: string;
-  f_trigger: string;
-  f_description: string;
-  f_body: string;
-}
-
-export function skillSearchFields(skill: BundledSkill): SkillSearchFields {
+export function skillSearchFields(skill: BundledSkill): SkillIndexFields {
   const body = [skill.body ?? "", ...skill.steps, ...skill.preconditions].join(" ").slice(0, MAX_BODY_TEXT);
   return {
     f_name: indexText(skill.name.replaceAll(".", " ")),

@@ -1,10 +1,11 @@
 // skill_search: the tool_search contract (RFC v0.3 §3.7) over the session's skills.
 import type { Sql } from "../db/sql";
-import { ftsMatchExpression } from "../search/fts-query";
+import { candidateTerms, ftsMatchExpression } from "../search/fts-query";
 import { compileUserPattern } from "../search/regex";
 import { type FieldSpec, rescore } from "../search/rerank";
 import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
 import { queryTermGroups } from "../search/text";
+import type { SkillStore } from "./skill-store";
 
 export type SkillSearchType = "fts" | "regex" | "exact";
 
@@ -47,9 +48,9 @@ const RESCORE_FIELDS: readonly FieldSpec[] = [
 ];
 const CANDIDATES = 40;
 
-export function searchSkills(sql: Sql, request: SkillSearchRequest): SkillHit[] {
+export function searchSkills(sql: Sql, store: SkillStore, request: SkillSearchRequest): SkillHit[] {
   const typeFilter = request.task_type ?? null;
-  const scored = candidates(sql, request, typeFilter);
+  const scored = candidates(sql, store, request, typeFilter);
   const order = rankComparator([]);
   const ranked = scored
     .map((c) => ({ ...c, namespace: c.pack }))
@@ -67,13 +68,17 @@ export function searchSkills(sql: Sql, request: SkillSearchRequest): SkillHit[] 
 
 function candidates(
   sql: Sql,
+  store: SkillStore,
   request: SkillSearchRequest,
   taskType: string | null,
 ): (Row & { score: number })[] {
+  // A UNION of two indexed lookups: an OR over both columns would scan every skill.
   const exact = (query: string) =>
     sql.all<Row>(
-      `SELECT ${COLUMNS} FROM trove_skills AS s
-       WHERE (s.name = ?1 COLLATE NOCASE OR s.qid = ?1 COLLATE NOCASE) AND (?2 IS NULL OR s.task_type = ?2)`,
+      `SELECT ${COLUMNS} FROM (SELECT id FROM trove_skills WHERE name = ?1 COLLATE NOCASE
+                               UNION SELECT id FROM trove_skills WHERE qid = ?1) AS m
+       CROSS JOIN trove_skills AS s ON s.id = m.id
+       WHERE ?2 IS NULL OR s.task_type = ?2`,
       query.trim(),
       taskType,
     );
@@ -100,19 +105,21 @@ function candidates(
       });
     }
     case "fts":
-      return fullText(sql, request, taskType, exact(request.query));
+      return fullText(sql, store, request, taskType, exact(request.query));
   }
 }
 
 function fullText(
   sql: Sql,
+  store: SkillStore,
   request: SkillSearchRequest,
   taskType: string | null,
   exact: Row[],
 ): (Row & { score: number })[] {
   const groups = queryTermGroups(request.query);
   const terms = [...new Set(groups.flatMap((g) => [...g.terms, ...g.related]))];
-  const expression = ftsMatchExpression(terms);
+  const df = store.docFrequencies(terms);
+  const expression = ftsMatchExpression(candidateTerms(terms, df));
   const rows = expression
     ? sql.all<
         Row & {
@@ -134,13 +141,7 @@ function fullText(
         CANDIDATES,
       )
     : [];
-  const size = sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills`)?.n ?? 0;
-  const df = new Map(
-    terms.map((t) => [
-      t,
-      sql.one<{ doc: number }>(`SELECT doc FROM trove_skills_vocab WHERE term = ?`, t)?.doc ?? 0,
-    ]),
-  );
+  const size = store.size();
   const relevance = rescore(
     rows.map((r) => [r.f_name, r.f_title, r.f_tags, r.f_trigger, r.f_description, r.f_body]),
     groups,

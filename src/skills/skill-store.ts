@@ -31,7 +31,33 @@ export function unknownSkill(name: string, field = "name"): TroveError {
 }
 
 export class SkillStore {
+  #vocabulary: Map<string, number> | null = null;
+  #size: number | null = null;
+
   constructor(private readonly sql: Sql) {}
+
+  /** Forgets cached statistics; call after the skills change. */
+  invalidate(): void {
+    this.#vocabulary = null;
+    this.#size = null;
+  }
+
+  /** Skills in the index. */
+  size(): number {
+    this.#size ??= this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills`)?.n ?? 0;
+    return this.#size;
+  }
+
+  /** Document frequency of each term, from the FTS5 vocabulary read once per skill set. */
+  docFrequencies(terms: readonly string[]): Map<string, number> {
+    this.#vocabulary ??= new Map(
+      this.sql
+        .all<{ term: string; doc: number }>(`SELECT term, doc FROM trove_skills_vocab`)
+        .map((r) => [r.term, r.doc]),
+    );
+    const vocabulary = this.#vocabulary;
+    return new Map(terms.map((t) => [t, vocabulary.get(t) ?? 0]));
+  }
 
   /**
    * A skill by qualified id (`pack/name`) or by plain name when that is unambiguous; an ambiguous
@@ -44,7 +70,7 @@ export class SkillStore {
           nameOrId,
         )
       : this.sql.all<SkillRow>(
-          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE name = ? ORDER BY qid`,
+          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE name = ? COLLATE NOCASE ORDER BY qid`,
           nameOrId,
         );
     if (rows.length === 0) throw unknownSkill(nameOrId, field);

@@ -34,6 +34,29 @@ export const SessionConfigInput = z.strictObject({
       max_per_tool: z.number().int().min(0).max(10).default(3),
     })
     .default({ enabled: true, max_per_tool: 3 }),
+  /**
+   * Skills (Penguiflow RFC v0.3 §3.6–3.7): token budget and count for fetched skills, and the
+   * bounded directory of skill names for the system prompt.
+   */
+  skills: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      max_tokens: z.number().int().min(200).max(6000).default(2000),
+      top_k: z.number().int().min(1).max(10).default(3),
+      directory: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          max_entries: z.number().int().min(1).max(200).default(30),
+          selection_strategy: z.enum(["pinned_then_recent", "pinned_then_top"]).default("pinned_then_recent"),
+        })
+        .default({ enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" }),
+    })
+    .default({
+      enabled: true,
+      max_tokens: 2000,
+      top_k: 3,
+      directory: { enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" },
+    }),
   /** An idle session's storage is erased after this long (the alarm); any request extends it. */
   ttl_seconds: z
     .number()

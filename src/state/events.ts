@@ -15,7 +15,9 @@ export type EventType =
   | "skill_pack_loaded"
   | "skill_search_query"
   | "skill_get"
-  | "skill_list";
+  | "skill_list"
+  | "skill_directory_rendered"
+  | "skill_loaded";
 
 export interface SessionEvent {
   id: number;

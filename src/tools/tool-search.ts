@@ -1,6 +1,6 @@
 // tool_search: exact, regex and FTS5 search over the tools this session may see (RFC v0.3 §1.5–1.6).
 import type { Sql } from "../db/sql";
-import { ftsMatchExpression } from "../search/fts-query";
+import { candidateTerms, ftsMatchExpression } from "../search/fts-query";
 import { compileUserPattern } from "../search/regex";
 import { requiredLiterals } from "../search/regex-literals";
 import { type FieldSpec, rescore } from "../search/rerank";
@@ -174,30 +174,6 @@ const RESCORE_FIELDS: readonly FieldSpec[] = [
   { weight: 1, b: 0.75 }, // f_description
   { weight: 0.6, b: 0.5 }, // f_examples
 ];
-/** At most this many terms go into one MATCH (direct terms first, then related ones). */
-const MAX_MATCH_TERMS = 32;
-/**
- * The MATCH stops adding terms once they would cover this many tools: bm25 costs per matching
- * tool, and the most common terms (added last) carry the least weight. Every term still counts
- * in re-scoring.
- */
-const MATCH_DOC_BUDGET = 300;
-
-/** Terms worth matching: present in the index, rarest first, within MATCH_DOC_BUDGET. */
-function candidateTerms(terms: readonly string[], df: ReadonlyMap<string, number>): string[] {
-  const present = terms.filter((t) => (df.get(t) ?? 0) > 0).slice(0, MAX_MATCH_TERMS);
-  const byRarity = [...present].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0));
-  const chosen: string[] = [];
-  let covered = 0;
-  for (const term of byRarity) {
-    const docs = df.get(term) ?? 0;
-    if (chosen.length > 0 && covered + docs > MATCH_DOC_BUDGET) break;
-    chosen.push(term);
-    covered += docs;
-  }
-  return chosen;
-}
-
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
   const include = request.include_always_loaded ? 1 : 0;
   const exact = exactMatches(scope.sql, request.query.trim(), request.include_always_loaded);

@@ -16,6 +16,12 @@ const DEFAULT_CONFIG = {
   preferred_namespaces: [],
   policy: { allow: ["*"], deny: [], approval: [] },
   examples: { enabled: true, max_per_tool: 3 },
+  skills: {
+    enabled: true,
+    max_tokens: 2000,
+    top_k: 3,
+    directory: { enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" },
+  },
   ttl_seconds: 604_800,
   run_activation_ttl_seconds: 3_600,
 };
@@ -459,6 +465,12 @@ describe("the session resource", () => {
       preferred_namespaces: ["core"],
       policy: { allow: ["*"], deny: ["danger.*"], approval: ["core.write"] },
       examples: { enabled: false, max_per_tool: 1 },
+      skills: {
+        enabled: true,
+        max_tokens: 800,
+        top_k: 5,
+        directory: { enabled: false, max_entries: 10, selection_strategy: "pinned_then_top" },
+      },
       ttl_seconds: 3_600,
       run_activation_ttl_seconds: 600,
     };

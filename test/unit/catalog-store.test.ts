@@ -294,6 +294,11 @@ describe("schema", () => {
           "type": "index",
         },
         {
+          "name": "sqlite_autoindex_trove_skill_loads_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
           "name": "sqlite_autoindex_trove_skills_1",
           "sql": null,
           "type": "index",
@@ -360,6 +365,15 @@ describe("schema", () => {
         {
           "name": "trove_schema",
           "sql": "CREATE TABLE trove_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+          "type": "table",
+        },
+        {
+          "name": "trove_skill_loads",
+          "sql": "CREATE TABLE trove_skill_loads (
+              qid TEXT PRIMARY KEY,
+              content_hash TEXT NOT NULL,
+              at INTEGER NOT NULL
+            )",
           "type": "table",
         },
         {
@@ -441,12 +455,7 @@ describe("schema", () => {
         },
         {
           "name": "trove_skills_name",
-          "sql": "CREATE INDEX trove_skills_name ON trove_skills (name)",
-          "type": "index",
-        },
-        {
-          "name": "trove_skills_pack",
-          "sql": "CREATE INDEX trove_skills_pack ON trove_skills (pack)",
+          "sql": "CREATE INDEX trove_skills_name ON trove_skills (name COLLATE NOCASE)",
           "type": "index",
         },
         {

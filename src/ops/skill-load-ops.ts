@@ -1,0 +1,348 @@
+// Skills in the prompt and in use: the bounded directory of names (Penguiflow RFC v0.3 §3.6), loading
+// one skill's instructions with reload suppression (Codelia §6.3, §7.2), and reading its bundled files.
+import { z } from "zod";
+import { TroveError } from "../errors";
+import type { BundledSkill } from "../packs/bundle";
+import { unknownSkill } from "../skills/skill-store";
+import type { OpContext } from "./context";
+import { defineOp } from "./operation";
+
+const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+// ── skill_directory ──────────────────────────────────────────────────────────────────────────────
+
+interface DirectoryRow {
+  qid: string;
+  name: string;
+  title: string;
+  trigger: string;
+}
+
+const PINNED = `SELECT qid, name, title, trigger FROM trove_skills WHERE qid IN (SELECT value FROM json_each(?))`;
+// Never-used skills follow the used ones, by name: a new session still gets a directory.
+const BY_RECENT = `SELECT qid, name, title, trigger FROM trove_skills
+  WHERE qid NOT IN (SELECT value FROM json_each(?1))
+  ORDER BY last_used IS NULL, last_used DESC, name, qid LIMIT ?2`;
+const BY_TOP = `SELECT qid, name, title, trigger FROM trove_skills
+  WHERE qid NOT IN (SELECT value FROM json_each(?1))
+  ORDER BY use_count DESC, name, qid LIMIT ?2`;
+// Names are ASCII (compile.ts), so lower() folds them as a case-insensitive lookup would.
+const SHARED_NAMES = `SELECT lower(name) AS name FROM trove_skills
+  WHERE lower(name) IN (SELECT lower(value) FROM json_each(?)) GROUP BY lower(name) HAVING count(*) > 1`;
+
+/** The directory's skills: pins (pack order, then list order), then by the strategy, capped. */
+function directoryRows(ctx: OpContext): { rows: DirectoryRow[]; total: number } {
+  const { max_entries: max, selection_strategy: strategy } = ctx.config.get().skills.directory;
+  // Pins name skills of their own pack; the store holds only the packs this session may see.
+  const pinIds = [...new Set(ctx.bundle.packs.flatMap((p) => p.pinned.map((name) => `${p.name}/${name}`)))];
+  const pinned = new Map(ctx.sql.all<DirectoryRow>(PINNED, JSON.stringify(pinIds)).map((r) => [r.qid, r]));
+  const rows = pinIds.flatMap((id) => pinned.get(id) ?? []).slice(0, max);
+  if (rows.length < max) {
+    const sql = strategy === "pinned_then_top" ? BY_TOP : BY_RECENT;
+    rows.push(...ctx.sql.all<DirectoryRow>(sql, JSON.stringify(rows.map((r) => r.qid)), max - rows.length));
+  }
+  const total = ctx.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills`)?.n ?? 0;
+  return { rows, total };
+}
+
+/** The `<skill_directory>` prompt block (after RFC v0.3 Appendix A); names shared by packs show as ids. */
+function directoryText(ctx: OpContext, rows: readonly DirectoryRow[], total: number): string {
+  if (rows.length === 0) return "";
+  const shared = new Set(
+    ctx.sql
+      .all<{ name: string }>(SHARED_NAMES, JSON.stringify([...new Set(rows.map((r) => r.name))]))
+      .map((r) => r.name),
+  );
+  const lines = rows.map((r) => {
+    const label = shared.has(r.name.toLowerCase()) ? r.qid : r.name;
+    // Agent Skills without a heading have their name as title: the trigger says more.
+    const about = r.title === r.name ? oneLine(r.trigger, 120) : oneLine(r.title, 120);
+    return `- ${label} — ${about}`;
+  });
+  const more = total - rows.length;
+  return [
+    "<skill_directory>",
+    "Skills you can use. Before following one, call `skill_load` with its name to read its instructions;",
+    "`skill_search` finds skills by what they do.",
+    ...lines,
+    ...(more > 0
+      ? [`${more} more skill${more === 1 ? " is" : "s are"} not listed; use \`skill_search\`.`]
+      : []),
+    "</skill_directory>",
+  ].join("\n");
+}
+
+export const skillDirectory = defineOp({
+  name: "skill_directory",
+  summary: "The bounded <skill_directory> prompt block: pinned skills, then recently used or most used",
+  input: z.strictObject({}),
+  output: z.object({
+    text: z.string().describe("Prompt block for the system prompt; empty when the directory is off"),
+    entries: z.array(
+      z.object({
+        name: z.string(),
+        id: z.string().describe("Qualified id <pack>/<name>, unique"),
+        title: z.string(),
+      }),
+    ),
+  }),
+  handler(ctx) {
+    const { skills } = ctx.config.get();
+    if (!skills.enabled || !skills.directory.enabled) return { text: "", entries: [] };
+    const { rows, total } = directoryRows(ctx);
+    const text = directoryText(ctx, rows, total);
+    if (rows.length > 0) ctx.events.defer("skill_directory_rendered", { entries: rows.length }, ctx.now);
+    return { text, entries: rows.map((r) => ({ name: r.name, id: r.qid, title: r.title })) };
+  },
+});
+
+// ── skill_load ───────────────────────────────────────────────────────────────────────────────────
+
+interface LoadRow {
+  record: string;
+}
+
+const BY_IDS = `SELECT record FROM trove_skills WHERE qid IN (SELECT value FROM json_each(?)) ORDER BY qid`;
+
+/**
+ * The skill defined at `path` (its source file, or an Agent Skills folder), relative to the packs
+ * directory. Several Penguiflow skills can share one `.skill.jsonl` file: that is a 409.
+ */
+function skillAtPath(ctx: OpContext, raw: string): BundledSkill {
+  const path = raw.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  const matches = (s: BundledSkill) =>
+    s.source === path || (s.origin === "agent_skills" && dirOf(s.source) === path);
+  // The bundle narrows the search to a few ids; the store decides what this session sees, and which version.
+  const ids = ctx.bundle.skills.filter(matches).map((s) => s.id);
+  const found =
+    ids.length === 0
+      ? []
+      : ctx.sql
+          .all<LoadRow>(BY_IDS, JSON.stringify(ids))
+          // Written by pack-upsert from a compiled, validated bundle.
+          .map((r) => JSON.parse(r.record) as BundledSkill)
+          .filter(matches);
+  if (found.length === 0) throw unknownSkill(raw, "path");
+  if (found.length > 1) {
+    throw new TroveError("ambiguous_skill", 409, `several skills are defined in "${raw}": load one by id`, {
+      field: "path",
+      candidates: found.map((s) => s.id),
+    });
+  }
+  return found[0] as BundledSkill;
+}
+
+/** A Penguiflow skill as markdown: what the procedure is for, then its steps. */
+function penguiflowBody(s: BundledSkill): string {
+  const lines = [`# ${s.title}`, "", `Use when: ${s.trigger}`];
+  if (s.description !== s.trigger) lines.push("", s.description);
+  if (s.preconditions.length > 0) lines.push("", "Preconditions:", ...s.preconditions.map((x) => `- ${x}`));
+  lines.push("", "Steps:", ...s.steps.map((x, i) => `${i + 1}. ${x}`));
+  if (s.failure_modes.length > 0) lines.push("", "Failure modes:", ...s.failure_modes.map((x) => `- ${x}`));
+  const notes = s.extra.notes;
+  if (typeof notes === "string" && notes.trim() !== "") lines.push("", notes.trim());
+  return lines.join("\n");
+}
+
+const LOADED = `SELECT content_hash FROM trove_skill_loads WHERE qid = ?`;
+const REMEMBER = `INSERT INTO trove_skill_loads (qid, content_hash, at) VALUES (?, ?, ?)
+  ON CONFLICT (qid) DO UPDATE SET content_hash = excluded.content_hash, at = excluded.at`;
+
+export const skillLoad = defineOp({
+  name: "skill_load",
+  summary: "Load one skill's instructions by path or name; a version already loaded returns a reminder",
+  input: z
+    .strictObject({
+      name: z.string().min(1).max(200).optional().describe("Skill name, or qualified id <pack>/<name>"),
+      path: z
+        .string()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe(
+          "Source path in the packs (e.g. core/find-tools/SKILL.md) or a skill folder; wins over name",
+        ),
+    })
+    .refine((i) => i.name !== undefined || i.path !== undefined, {
+      message: "give the skill's name or its path",
+      path: ["name"],
+    }),
+  output: z.discriminatedUnion("reloaded", [
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      body: z.string().describe("The instructions: SKILL.md's markdown, or a Penguiflow skill's steps"),
+      base_path: z.string().describe("The skill's folder in the packs; its files are relative to it"),
+      files: z.array(z.string()).describe("Files bundled with the skill, for skill_read_file"),
+      reloaded: z.literal(false),
+    }),
+    z.object({ id: z.string(), name: z.string(), reminder: z.string(), reloaded: z.literal(true) }),
+  ]),
+  handler(ctx, input) {
+    const skill =
+      input.path !== undefined
+        ? skillAtPath(ctx, input.path)
+        : ctx.skills.resolve(input.name ?? "", "name").skill;
+    ctx.skills.markUsed([skill.id], ctx.now);
+    const loaded = ctx.sql.one<{ content_hash: string }>(LOADED, skill.id)?.content_hash;
+    const reloaded = loaded === skill.content_hash;
+    ctx.events.record("skill_loaded", { id: skill.id, reloaded }, ctx.now);
+    const base_path = dirOf(skill.source);
+    if (reloaded) {
+      const files =
+        skill.files.length > 0 ? ` Its files (${base_path}/) can be read with skill_read_file.` : "";
+      return {
+        id: skill.id,
+        name: skill.name,
+        reminder: `Skill "${skill.id}" is already loaded in this session, unchanged: follow the instructions it returned earlier.${files}`,
+        reloaded: true as const,
+      };
+    }
+    ctx.sql.run(REMEMBER, skill.id, skill.content_hash, ctx.now);
+    return {
+      id: skill.id,
+      name: skill.name,
+      body: skill.body ?? penguiflowBody(skill),
+      base_path,
+      files: skill.files.map((f) => f.path),
+      reloaded: false as const,
+    };
+  },
+});
+
+// ── skill_read_file ──────────────────────────────────────────────────────────────────────────────
+
+const MAX_READ_LENGTH = 64_000;
+
+const MIME: Record<string, string> = {
+  md: "text/markdown",
+  markdown: "text/markdown",
+  txt: "text/plain",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  py: "text/x-python",
+  ts: "text/typescript",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  sh: "application/x-sh",
+  csv: "text/csv",
+  html: "text/html",
+  htm: "text/html",
+};
+
+const mimeOf = (path: string) => {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return (dot > 0 && MIME[base.slice(dot + 1).toLowerCase()]) || "text/plain";
+};
+
+const invalidPath = (reason: string) =>
+  new TroveError("invalid_path", 400, `path ${reason}`, { field: "path" });
+
+/**
+ * A path inside a skill's folder, with `.` and empty segments dropped. Anything that could point
+ * outside it — absolute, `..`, backslashes, NUL, or any of these percent-encoded — is refused.
+ */
+function skillFilePath(raw: string): string {
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // Not percent-encoded (a bare %): only the raw form is checked.
+  }
+  for (const path of raw === decoded ? [raw] : [raw, decoded]) {
+    if (path.includes("\0")) throw invalidPath("contains NUL");
+    if (path.includes("\\")) throw invalidPath("contains a backslash: separate folders with /");
+    if (path.startsWith("/") || /^[A-Za-z]:/.test(path))
+      throw invalidPath("is absolute: give it relative to the skill's folder");
+    if (path.split("/").includes("..")) throw invalidPath("must stay inside the skill's folder (no ..)");
+  }
+  const normalized = raw
+    .split("/")
+    .filter((s) => s !== "" && s !== ".")
+    .join("/");
+  if (normalized === "") throw invalidPath("names no file");
+  return normalized;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+export const skillReadFile = defineOp({
+  name: "skill_read_file",
+  summary: "Read a file bundled with a skill, a page at a time",
+  input: z.strictObject({
+    skill: z.string().min(1).max(200).describe("Skill name or qualified id <pack>/<name>"),
+    path: z.string().min(1).max(1000).describe("Path relative to the skill's folder, as skill_load lists it"),
+    offset: z.number().int().min(0).default(0).describe("Where to start, in characters (UTF-16 code units)"),
+    length: z.number().int().min(1).max(MAX_READ_LENGTH).default(16_000),
+  }),
+  output: z.object({
+    skill: z.string().describe("The skill's qualified id"),
+    path: z.string(),
+    content: z.string(),
+    offset: z.number().int(),
+    length: z.number().int().describe("Characters returned"),
+    total: z.number().int().describe("Characters in the file"),
+    truncated: z.boolean().describe("Whether the file continues after this page"),
+    next_offset: z.number().int().nullable().describe("Offset of the next page; null at the end"),
+    mime: z.string(),
+  }),
+  handler(ctx, input) {
+    const path = skillFilePath(input.path);
+    // A skill this session cannot see answers exactly like a file that does not exist.
+    const unknownFile = () =>
+      new TroveError("unknown_file", 404, `no file "${input.path}" in skill "${input.skill}"`, {
+        field: "path",
+      });
+    let skill: BundledSkill;
+    try {
+      skill = ctx.skills.resolve(input.skill, "skill").skill;
+    } catch (err) {
+      if (err instanceof TroveError && err.code === "unknown_skill") throw unknownFile();
+      throw err;
+    }
+    const listed = skill.files.find((f) => f.path === path);
+    if (!listed) throw unknownFile();
+    const text = ctx.bundle.files[`${skill.id}/${path}`];
+    if (text === undefined) {
+      throw new TroveError(
+        "unsupported_file",
+        415,
+        `"${path}" (${listed.bytes} bytes) is too large or not UTF-8 text, so it was not bundled`,
+        { field: "path", bytes: listed.bytes },
+      );
+    }
+    const total = text.length;
+    if (input.offset > total) {
+      throw new TroveError(
+        "invalid_offset",
+        400,
+        `offset is past the end of the file (${total} characters)`,
+        {
+          field: "offset",
+          total,
+        },
+      );
+    }
+    let end = Math.min(total, input.offset + input.length);
+    // Never split a surrogate pair: the next page starts with the whole character.
+    if (end < total && end - 1 > input.offset && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    const content = text.slice(input.offset, end);
+    return {
+      skill: skill.id,
+      path,
+      content,
+      offset: input.offset,
+      length: content.length,
+      total,
+      truncated: end < total,
+      next_offset: end < total ? end : null,
+      mime: mimeOf(path),
+    };
+  },
+});
