@@ -1,6 +1,8 @@
 // What the agent sends its model this turn (context), and what an operator inspects (state, events).
 import { z } from "zod";
 import { estimateJsonTokens, estimateTokens } from "../search/tokens";
+import { formatSkills, skillDiscoveryBlock } from "../skills/budget";
+import { searchSkills } from "../skills/skill-search";
 import { visibilityFor } from "../tools/policy";
 import { toolDiscoveryBlock } from "../tools/prompt-blocks";
 import { type RenderableTool, renderTool } from "../tools/render";
@@ -9,6 +11,7 @@ import { BUILTIN_TOOLS } from "./builtins";
 import type { OpContext } from "./context";
 import { defineOp } from "./operation";
 import { SessionView, sessionView } from "./session-ops";
+import { renderDirectory } from "./skill-load-ops";
 import { ToolFormat } from "./tool-ops";
 
 const RunId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$");
@@ -25,6 +28,31 @@ function visibleTools(ctx: OpContext, runId: string | null): RenderableTool[] {
   return [...builtins, ...catalog];
 }
 
+/**
+ * The skill blocks of the system prompt: discovery guidance and the directory when the session
+ * has skills, and with a query the most relevant skills within `skills.max_tokens` (pre-flight,
+ * RFC v0.3 §3.8), which counts as using them.
+ */
+function skillBlocks(ctx: OpContext, query: string | undefined): string[] {
+  const config = ctx.config.get().skills;
+  if (!config.enabled || ctx.skills.size() === 0) return [];
+  const blocks = [skillDiscoveryBlock(), renderDirectory(ctx).text];
+  if (query?.trim()) {
+    const hits = searchSkills(ctx.sql, ctx.skills, { query, search_type: "fts", limit: config.top_k });
+    if (hits.length > 0) {
+      const skills = hits.map((h) => ctx.skills.resolve(h.id).skill);
+      const text = formatSkills(skills, config.max_tokens);
+      blocks.push(`<relevant_skills>\n${text}\n</relevant_skills>`);
+      ctx.skills.markUsed(
+        skills.map((s) => s.id),
+        ctx.now,
+      );
+      ctx.events.record("skills_retrieved", { query, ids: skills.map((s) => s.id) }, ctx.now);
+    }
+  }
+  return blocks;
+}
+
 export const ContextOutput = z.object({
   format: ToolFormat,
   system: z.string().describe("Prompt blocks to add to the system prompt"),
@@ -37,7 +65,15 @@ export const ContextOutput = z.object({
 export const context = defineOp({
   name: "context",
   summary: "The prompt blocks and visible tools to send the model now, in its provider's format",
-  input: z.strictObject({ run_id: RunId.optional(), format: ToolFormat.default("json") }),
+  input: z.strictObject({
+    run_id: RunId.optional(),
+    format: ToolFormat.default("json"),
+    query: z
+      .string()
+      .max(2000)
+      .optional()
+      .describe("The user's request: adds the most relevant skills (pre-flight) within skills.max_tokens"),
+  }),
   output: ContextOutput,
   handler(ctx, input) {
     const config = ctx.config.get();
@@ -47,7 +83,9 @@ export const context = defineOp({
     const rendered = tools.map((t) => renderTool(t, input.format, config.examples));
     const providerFacing = input.format === "anthropic" || input.format === "openai";
     // Without tool_search (a policy may deny it) there is nothing to tell the model about discovery.
-    const system = tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : "";
+    const blocks = [tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : ""];
+    blocks.push(...skillBlocks(ctx, input.query));
+    const system = blocks.filter((b) => b !== "").join("\n\n");
     const systemTokens = estimateTokens(system);
     const toolTokens = estimateJsonTokens(rendered);
     return {

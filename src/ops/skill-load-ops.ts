@@ -76,6 +76,19 @@ function directoryText(ctx: OpContext, rows: readonly DirectoryRow[], total: num
   ].join("\n");
 }
 
+/** The directory block and its entries (also part of `context`); empty when disabled. */
+export function renderDirectory(ctx: OpContext): {
+  text: string;
+  entries: { name: string; id: string; title: string }[];
+} {
+  const { skills } = ctx.config.get();
+  if (!skills.enabled || !skills.directory.enabled) return { text: "", entries: [] };
+  const { rows, total } = directoryRows(ctx);
+  const text = directoryText(ctx, rows, total);
+  if (rows.length > 0) ctx.events.defer("skill_directory_rendered", { entries: rows.length }, ctx.now);
+  return { text, entries: rows.map((r) => ({ name: r.name, id: r.qid, title: r.title })) };
+}
+
 export const skillDirectory = defineOp({
   name: "skill_directory",
   summary: "The bounded <skill_directory> prompt block: pinned skills, then recently used or most used",
@@ -90,14 +103,7 @@ export const skillDirectory = defineOp({
       }),
     ),
   }),
-  handler(ctx) {
-    const { skills } = ctx.config.get();
-    if (!skills.enabled || !skills.directory.enabled) return { text: "", entries: [] };
-    const { rows, total } = directoryRows(ctx);
-    const text = directoryText(ctx, rows, total);
-    if (rows.length > 0) ctx.events.defer("skill_directory_rendered", { entries: rows.length }, ctx.now);
-    return { text, entries: rows.map((r) => ({ name: r.name, id: r.qid, title: r.title })) };
-  },
+  handler: (ctx) => renderDirectory(ctx),
 });
 
 // ── skill_load ───────────────────────────────────────────────────────────────────────────────────

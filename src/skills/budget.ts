@@ -77,3 +77,13 @@ function truncate(text: string, maxTokens: number): string {
   }
   return estimateTokens(out) <= maxTokens ? out : "";
 }
+
+/** Tells the model how to find and read skills (after RFC v0.3 Appendix A). */
+export function skillDiscoveryBlock(): string {
+  return [
+    "<skill_discovery>",
+    "Skills are short playbooks for recurring tasks. Call `skill_search` with what you are trying to do",
+    "to find one, then `skill_get` (or `skill_load`) with its name to read it before you act.",
+    "</skill_discovery>",
+  ].join("\n");
+}

@@ -14,6 +14,7 @@ export type EventType =
   | "catalog_synced"
   | "skill_pack_loaded"
   | "skill_search_query"
+  | "skills_retrieved"
   | "skill_get"
   | "skill_list"
   | "skill_directory_rendered"

@@ -121,3 +121,34 @@ describe("loading by content hash", () => {
     ]);
   });
 });
+
+describe("skills in context", () => {
+  it("adds the discovery guidance and the directory, and with a query the relevant skills within budget", async () => {
+    const sid = newSid();
+    await call("PUT", `/v1/sessions/${sid}`, { skills: { max_tokens: 300, top_k: 2 } });
+    const plain = (await op(sid, "context", { format: "anthropic" })).json;
+    expect(plain.system).toContain("<skill_discovery>");
+    expect(plain.system).toContain("<skill_directory>");
+    expect(plain.system).not.toContain("<relevant_skills>");
+
+    const withQuery = (
+      await op(sid, "context", { format: "anthropic", query: "page through all results with a cursor" })
+    ).json;
+    const relevant = /<relevant_skills>\n([\s\S]*)\n<\/relevant_skills>/.exec(withQuery.system)?.[1] ?? "";
+    expect(relevant).toContain("<skill ");
+    expect(estimateTokens(relevant)).toBeLessThanOrEqual(300);
+    expect(withQuery.token_estimate.system).toBeGreaterThan(plain.token_estimate.system);
+    const events = (await op(sid, "events", {})).json.events.filter(
+      (e: { type: string }) => e.type === "skills_retrieved",
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0].data.ids.length).toBeGreaterThan(0);
+  });
+
+  it("leaves skills out when skills.enabled is false", async () => {
+    const sid = newSid();
+    await call("PUT", `/v1/sessions/${sid}`, { skills: { enabled: false } });
+    const ctx = (await op(sid, "context", { format: "json", query: "cursor pagination" })).json;
+    expect(ctx.system).not.toContain("skill");
+  });
+});

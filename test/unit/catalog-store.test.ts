@@ -240,10 +240,16 @@ describe("rows written", () => {
     expect(await writesOf(sid, () => call("GET", `/v1/sessions/${sid}`))).toBe(0);
     expect(await writesOf(sid, () => op(sid, "state", {}))).toBe(0);
     expect(await writesOf(sid, () => op(sid, "context", { format: "anthropic" }))).toBe(0);
-    // Reading the log writes the three deferred search events, in order.
-    expect(await writesOf(sid, () => op(sid, "events", {}))).toBe(3);
+    // Reading the log writes the deferred events, in order: three searches, then the skill directory
+    // that context rendered.
+    expect(await writesOf(sid, () => op(sid, "events", {}))).toBe(4);
     const types = (await op(sid, "events", {})).json.events.map((e: { type: string }) => e.type);
-    expect(types.slice(-3)).toEqual(["tool_search_query", "tool_search_query", "tool_search_query"]);
+    expect(types.slice(-4)).toEqual([
+      "tool_search_query",
+      "tool_search_query",
+      "tool_search_query",
+      "skill_directory_rendered",
+    ]);
   });
 
   it("putting the same config again writes nothing", async () => {
