@@ -14,5 +14,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
+    // Sessions write one JSON log line per event: show them only for tests that fail.
+    silent: "passed-only",
   },
 });
