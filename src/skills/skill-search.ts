@@ -1,5 +1,6 @@
 // skill_search: the tool_search contract (RFC v0.3 §3.7) over the session's skills.
 import type { Sql } from "../db/sql";
+import type { SkillIndexFields } from "../packs/bundle";
 import { candidateTerms, ftsMatchExpression } from "../search/fts-query";
 import { compileUserPattern } from "../search/regex";
 import { type FieldSpec, rescore } from "../search/rerank";
@@ -121,16 +122,7 @@ function fullText(
   const df = store.docFrequencies(terms);
   const expression = ftsMatchExpression(candidateTerms(terms, df));
   const rows = expression
-    ? sql.all<
-        Row & {
-          f_name: string;
-          f_title: string;
-          f_tags: string;
-          f_trigger: string;
-          f_description: string;
-          f_body: string;
-        }
-      >(
+    ? sql.all<Row & SkillIndexFields>(
         `SELECT ${COLUMNS}, s.f_name, s.f_title, s.f_tags, s.f_trigger, s.f_description, s.f_body
          FROM (SELECT rowid AS id, bm25(trove_skills_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
                FROM trove_skills_fts WHERE trove_skills_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
