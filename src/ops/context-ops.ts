@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { estimateJsonTokens, estimateTokens } from "../search/tokens";
 import { formatSkills, skillDiscoveryBlock } from "../skills/budget";
+import { redactToolNames } from "../skills/redact";
 import { searchSkills } from "../skills/skill-search";
 import { visibilityFor } from "../tools/policy";
 import { toolDiscoveryBlock } from "../tools/prompt-blocks";
@@ -33,7 +34,7 @@ function visibleTools(ctx: OpContext, runId: string | null): RenderableTool[] {
  * has skills, and with a query the most relevant skills within `skills.max_tokens` (pre-flight,
  * RFC v0.3 §3.8), which counts as using them.
  */
-function skillBlocks(ctx: OpContext, query: string | undefined): string[] {
+function skillBlocks(ctx: OpContext, query: string | undefined, searchVisible: boolean): string[] {
   const config = ctx.config.get().skills;
   if (!config.enabled || ctx.skills.size() === 0) return [];
   const blocks = [skillDiscoveryBlock(), renderDirectory(ctx).text];
@@ -50,7 +51,22 @@ function skillBlocks(ctx: OpContext, query: string | undefined): string[] {
       ctx.events.record("skills_retrieved", { query, ids: skills.map((s) => s.id) }, ctx.now);
     }
   }
-  return blocks;
+  // Skill text must not name a tool the model may not use: such mentions point to tool_search
+  // instead, or to nothing when tool_search itself is hidden.
+  const hidden = hiddenToolNames(ctx, searchVisible);
+  if (hidden.size === 0) return blocks;
+  const replacement = searchVisible ? "a tool found with tool_search" : "another tool";
+  return blocks.map((b) => redactToolNames(b, (t) => hidden.has(t), replacement));
+}
+
+/** Names (and qualified and provider names) of tools the policy denies, plus hidden builtins. */
+function hiddenToolNames(ctx: OpContext, searchVisible: boolean): Set<string> {
+  const rows = ctx.sql.all<{ name: string; qualified_name: string }>(
+    `SELECT name, qualified_name FROM trove_tools WHERE allowed = 0`,
+  );
+  const hidden = new Set(rows.flatMap((r) => [r.name, r.qualified_name]));
+  if (!searchVisible) hidden.add("tool_search");
+  return hidden;
 }
 
 export const ContextOutput = z.object({
@@ -84,7 +100,13 @@ export const context = defineOp({
     const providerFacing = input.format === "anthropic" || input.format === "openai";
     // Without tool_search (a policy may deny it) there is nothing to tell the model about discovery.
     const blocks = [tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : ""];
-    blocks.push(...skillBlocks(ctx, input.query));
+    blocks.push(
+      ...skillBlocks(
+        ctx,
+        input.query,
+        tools.some((t) => t.name === "tool_search"),
+      ),
+    );
     const system = blocks.filter((b) => b !== "").join("\n\n");
     const systemTokens = estimateTokens(system);
     const toolTokens = estimateJsonTokens(rendered);

@@ -152,3 +152,31 @@ describe("skills in context", () => {
     expect(ctx.system).not.toContain("skill");
   });
 });
+
+describe("skill text in context", () => {
+  it("never names a tool the policy denies: the mention points to tool_search instead", async () => {
+    const { bundle, errors } = compilePacks([
+      { path: "ops/pack.yaml", content: "name: ops\n" },
+      {
+        path: "ops/wipe.skill.yaml",
+        content:
+          "name: wipe-disk\ntitle: Wipe a disk\ntrigger: Wipe a disk before recycling it\nsteps:\n  - Call secret.rm on the device\n  - Confirm with fs.list that it is empty\n",
+      },
+    ]);
+    expect(errors).toEqual([]);
+    const sid = newSid();
+    await useBundle("tenant-a", sid, bundle as ReturnType<typeof scopedBundle>);
+    await call("PUT", `/v1/sessions/${sid}`, { policy: { deny: ["secret.*"] } });
+    await op(sid, "catalog_sync", {
+      tools: [
+        { name: "secret.rm", description: "Remove everything" },
+        { name: "fs.list", description: "List files" },
+      ],
+    });
+    const ctx = (await op(sid, "context", { format: "json", query: "wipe a disk before recycling" })).json;
+    expect(ctx.system).toContain("<relevant_skills>");
+    expect(ctx.system).not.toContain("secret.rm");
+    expect(ctx.system).toContain("Call a tool found with tool_search on the device");
+    expect(ctx.system).toContain("fs.list");
+  });
+});
