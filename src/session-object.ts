@@ -10,7 +10,7 @@ import type { OpContext } from "./ops/context";
 import { OPERATIONS_BY_NAME } from "./ops/registry";
 import type { Bundle } from "./packs/bundle";
 import { loadPacks } from "./skills/pack-upsert";
-import { SkillStore } from "./skills/skill-store";
+import { SkillStore, skillPolicy } from "./skills/skill-store";
 import { ConfigStore } from "./state/config";
 import { EventLog, type EventType } from "./state/events";
 import { ActivationStore } from "./tools/activation";
@@ -147,7 +147,13 @@ export class SessionObject extends DurableObject<Env> {
     const key = `${this.bundle.hash}|${tenant}|${this.config.get().project_id ?? ""}`;
     if (this.#packsKey === key) return;
     this.ctx.storage.transactionSync(() => {
-      const changed = loadPacks(this.sql, this.bundle, tenant, this.config.get().project_id);
+      const changed = loadPacks(
+        this.sql,
+        this.bundle,
+        tenant,
+        this.config.get().project_id,
+        skillPolicy(this.config.get()),
+      );
       for (const pack of changed ?? []) this.events.record("skill_pack_loaded", { ...pack }, now);
     });
     this.skills.invalidate();

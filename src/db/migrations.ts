@@ -138,26 +138,30 @@ export const MIGRATIONS: readonly Migration[] = [
         content_hash TEXT NOT NULL,
         use_count INTEGER NOT NULL DEFAULT 0,
         last_used INTEGER,
+        allowed INTEGER NOT NULL DEFAULT 1,
         ${SKILL_FTS_COLUMNS.split(", ")
           .map((c) => `${c} TEXT NOT NULL`)
           .join(",\n        ")}
       )`,
       // Every index is written for every bundled skill of every new session: keep only what lookups need.
       `CREATE INDEX trove_skills_name ON trove_skills (name COLLATE NOCASE)`,
+      // As for tools: the index covers allowed skills only, so a denied skill shapes no score.
+      `CREATE VIEW trove_skills_searchable AS SELECT id, ${SKILL_FTS_COLUMNS} FROM trove_skills WHERE allowed = 1`,
       `CREATE VIRTUAL TABLE trove_skills_fts USING fts5(${SKILL_FTS_COLUMNS},
-        content='trove_skills', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+        content='trove_skills_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
       `CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')`,
-      `CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills BEGIN
+      `CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills WHEN new.allowed = 1 BEGIN
         INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
       END`,
-      `CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills BEGIN
+      `CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills WHEN old.allowed = 1 BEGIN
         INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
           VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
       END`,
-      `CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF ${SKILL_FTS_COLUMNS} ON trove_skills BEGIN
+      `CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF allowed, ${SKILL_FTS_COLUMNS} ON trove_skills BEGIN
         INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
-          VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
-        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
+          SELECT 'delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)} WHERE old.allowed = 1;
+        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS})
+          SELECT new.id, ${cols("new", SKILL_FTS_COLUMNS)} WHERE new.allowed = 1;
       END`,
     ],
   },

@@ -1,5 +1,6 @@
 // The session resource: read its config and counts, replace its config, erase it.
 import { z } from "zod";
+import { skillPolicy } from "../skills/skill-store";
 import { SessionConfigInput, SessionConfigSchema } from "../state/config";
 import { visibilityFor } from "../tools/policy";
 import type { OpContext } from "./context";
@@ -47,6 +48,7 @@ export const sessionConfigure = defineOp({
   handler(ctx, config) {
     ctx.config.set(config);
     ctx.catalog.applyVisibility(visibilityFor(config));
+    ctx.skills.applyPolicy(skillPolicy(config));
     return sessionView(ctx);
   },
 });

@@ -22,17 +22,18 @@ interface DirectoryRow {
   trigger: string;
 }
 
-const PINNED = `SELECT qid, name, title, trigger FROM trove_skills WHERE qid IN (SELECT value FROM json_each(?))`;
+const PINNED = `SELECT qid, name, title, trigger FROM trove_skills
+  WHERE allowed = 1 AND qid IN (SELECT value FROM json_each(?))`;
 // Never-used skills follow the used ones, by name: a new session still gets a directory.
 const BY_RECENT = `SELECT qid, name, title, trigger FROM trove_skills
-  WHERE qid NOT IN (SELECT value FROM json_each(?1))
+  WHERE allowed = 1 AND qid NOT IN (SELECT value FROM json_each(?1))
   ORDER BY last_used IS NULL, last_used DESC, name, qid LIMIT ?2`;
 const BY_TOP = `SELECT qid, name, title, trigger FROM trove_skills
-  WHERE qid NOT IN (SELECT value FROM json_each(?1))
+  WHERE allowed = 1 AND qid NOT IN (SELECT value FROM json_each(?1))
   ORDER BY use_count DESC, name, qid LIMIT ?2`;
 // Names are ASCII (compile.ts), so lower() folds them as a case-insensitive lookup would.
 const SHARED_NAMES = `SELECT lower(name) AS name FROM trove_skills
-  WHERE lower(name) IN (SELECT lower(value) FROM json_each(?)) GROUP BY lower(name) HAVING count(*) > 1`;
+  WHERE allowed = 1 AND lower(name) IN (SELECT lower(value) FROM json_each(?)) GROUP BY lower(name) HAVING count(*) > 1`;
 
 /** The directory's skills: pins (pack order, then list order), then by the strategy, capped. */
 function directoryRows(ctx: OpContext): { rows: DirectoryRow[]; total: number } {
@@ -45,7 +46,7 @@ function directoryRows(ctx: OpContext): { rows: DirectoryRow[]; total: number } 
     const sql = strategy === "pinned_then_top" ? BY_TOP : BY_RECENT;
     rows.push(...ctx.sql.all<DirectoryRow>(sql, JSON.stringify(rows.map((r) => r.qid)), max - rows.length));
   }
-  const total = ctx.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills`)?.n ?? 0;
+  const total = ctx.skills.size();
   return { rows, total };
 }
 
@@ -112,7 +113,8 @@ interface LoadRow {
   record: string;
 }
 
-const BY_IDS = `SELECT record FROM trove_skills WHERE qid IN (SELECT value FROM json_each(?)) ORDER BY qid`;
+const BY_IDS = `SELECT record FROM trove_skills
+  WHERE allowed = 1 AND qid IN (SELECT value FROM json_each(?)) ORDER BY qid`;
 
 /**
  * The skill defined at `path` (its source file, or an Agent Skills folder), relative to the packs

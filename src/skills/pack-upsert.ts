@@ -26,17 +26,17 @@ export function visiblePacks(bundle: Bundle, tenant: string, projectId: string |
 
 const UPSERT = `
   INSERT INTO trove_skills (qid, name, pack, title, description, trigger, task_type, tags, origin, scope, record,
-    content_hash, f_name, f_title, f_tags, f_trigger, f_description, f_body)
+    content_hash, f_name, f_title, f_tags, f_trigger, f_description, f_body, allowed)
   SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7,
     j.value->>8, j.value->>9, j.value->>10, j.value->>11, j.value->>12, j.value->>13, j.value->>14, j.value->>15,
-    j.value->>16, j.value->>17
+    j.value->>16, j.value->>17, j.value->>18
   FROM json_each(?) AS j WHERE true
   ON CONFLICT (qid) DO UPDATE SET name = excluded.name, pack = excluded.pack, title = excluded.title,
     description = excluded.description, trigger = excluded.trigger, task_type = excluded.task_type,
     tags = excluded.tags, origin = excluded.origin, scope = excluded.scope, record = excluded.record,
     content_hash = excluded.content_hash, f_name = excluded.f_name, f_title = excluded.f_title,
     f_tags = excluded.f_tags, f_trigger = excluded.f_trigger, f_description = excluded.f_description,
-    f_body = excluded.f_body`;
+    f_body = excluded.f_body, allowed = excluded.allowed`;
 
 /**
  * Brings the store in line with the bundle for this tenant and project. When the bundle, tenant
@@ -51,6 +51,7 @@ export function loadPacks(
   bundle: Bundle,
   tenant: string,
   projectId: string | null,
+  allowed: (name: string, id: string) => boolean,
 ): PackLoad[] | null {
   const key = canonicalJson([bundle.hash, tenant, projectId]);
   const loaded = sql.one<{ value: string }>(
@@ -99,6 +100,7 @@ export function loadPacks(
       f.f_trigger,
       f.f_description,
       f.f_body,
+      allowed(skill.name, skill.id) ? 1 : 0,
     ]);
   }
   const bundled = new Set(skills.map((s) => s.id));

@@ -79,7 +79,7 @@ function candidates(
       `SELECT ${COLUMNS} FROM (SELECT id FROM trove_skills WHERE name = ?1 COLLATE NOCASE
                                UNION SELECT id FROM trove_skills WHERE qid = ?1) AS m
        CROSS JOIN trove_skills AS s ON s.id = m.id
-       WHERE ?2 IS NULL OR s.task_type = ?2`,
+       WHERE s.allowed = 1 AND (?2 IS NULL OR s.task_type = ?2)`,
       query.trim(),
       taskType,
     );
@@ -89,7 +89,7 @@ function candidates(
     case "regex": {
       const re = compileUserPattern(request.query);
       const rows = sql.all<Row>(
-        `SELECT ${COLUMNS} FROM trove_skills AS s WHERE ?1 IS NULL OR s.task_type = ?1`,
+        `SELECT ${COLUMNS} FROM trove_skills AS s WHERE s.allowed = 1 AND (?1 IS NULL OR s.task_type = ?1)`,
         taskType,
       );
       return rows.flatMap((r) => {
@@ -127,7 +127,7 @@ function fullText(
          FROM (SELECT rowid AS id, bm25(trove_skills_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
                FROM trove_skills_fts WHERE trove_skills_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
          CROSS JOIN trove_skills AS s ON s.id = m.id
-         WHERE ?2 IS NULL OR s.task_type = ?2`,
+         WHERE s.allowed = 1 AND (?2 IS NULL OR s.task_type = ?2)`,
         expression,
         taskType,
         CANDIDATES,

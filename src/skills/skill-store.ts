@@ -2,6 +2,8 @@
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
+import type { SessionConfig } from "../state/config";
+import { globMatcher } from "../search/glob";
 
 export interface StoredSkill {
   skill: BundledSkill;
@@ -30,6 +32,13 @@ export function unknownSkill(name: string, field = "name"): TroveError {
   return new TroveError("unknown_skill", 404, `no skill named "${name}" is available`, { field });
 }
 
+/** The session's skill permissions as a predicate over (name, qualified id); deny wins. */
+export function skillPolicy(config: SessionConfig): (name: string, id: string) => boolean {
+  const allow = globMatcher(config.policy.skills.allow);
+  const deny = globMatcher(config.policy.skills.deny);
+  return (name, id) => allow(name, id) && !deny(name, id);
+}
+
 export class SkillStore {
   #vocabulary: Map<string, number> | null = null;
   #size: number | null = null;
@@ -44,7 +53,8 @@ export class SkillStore {
 
   /** Skills in the index. */
   size(): number {
-    this.#size ??= this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills`)?.n ?? 0;
+    this.#size ??=
+      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills WHERE allowed = 1`)?.n ?? 0;
     return this.#size;
   }
 
@@ -66,11 +76,11 @@ export class SkillStore {
   resolve(nameOrId: string, field = "name"): StoredSkill {
     const rows = nameOrId.includes("/")
       ? this.sql.all<SkillRow>(
-          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE qid = ?`,
+          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE qid = ? AND allowed = 1`,
           nameOrId,
         )
       : this.sql.all<SkillRow>(
-          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE name = ? COLLATE NOCASE ORDER BY qid`,
+          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE name = ? COLLATE NOCASE AND allowed = 1 ORDER BY qid`,
           nameOrId,
         );
     if (rows.length === 0) throw unknownSkill(nameOrId, field);
@@ -89,6 +99,27 @@ export class SkillStore {
     return toStored(rows[0] as SkillRow);
   }
 
+  /**
+   * Re-evaluates the skill policy for every stored skill (after a config change); writes only the
+   * skills whose flag changes. A denied skill is hidden everywhere, as if it did not exist.
+   */
+  applyPolicy(allowed: (name: string, id: string) => boolean): number {
+    const rows = this.sql.all<{ id: number; qid: string; name: string; allowed: number }>(
+      `SELECT id, qid, name, allowed FROM trove_skills`,
+    );
+    const changes = rows.flatMap((r) => {
+      const next = allowed(r.name, r.qid) ? 1 : 0;
+      return next === r.allowed ? [] : [[r.id, next]];
+    });
+    if (changes.length === 0) return 0;
+    this.sql.run(
+      `UPDATE trove_skills SET allowed = j.value->>1 FROM json_each(?) AS j WHERE trove_skills.id = j.value->>0`,
+      JSON.stringify(changes),
+    );
+    this.invalidate();
+    return changes.length;
+  }
+
   /** Records that skills were used (get, load, pre-flight): the directory ranks by it. */
   markUsed(ids: readonly string[], now: number): void {
     if (ids.length === 0) return;
@@ -105,7 +136,7 @@ export class SkillStore {
     page: number,
     pageSize: number,
   ) {
-    const where = `(?1 IS NULL OR task_type = ?1) AND (?2 IS NULL OR origin = ?2) AND (?3 IS NULL OR pack = ?3)
+    const where = `allowed = 1 AND (?1 IS NULL OR task_type = ?1) AND (?2 IS NULL OR origin = ?2) AND (?3 IS NULL OR pack = ?3)
       AND (?4 IS NULL OR scope = ?4)`;
     const args = [filter.task_type ?? null, filter.origin ?? null, filter.pack ?? null, filter.scope ?? null];
     const total =

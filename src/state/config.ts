@@ -10,10 +10,17 @@ export const Glob = z
   .regex(/^[A-Za-z0-9_.:*?/-]+$/, "globs use name characters, * and ?");
 const GlobList = z.array(Glob).max(200);
 
+/** Skill permissions (Codelia §8.1): globs over skill names and qualified ids; deny wins. */
+export const SkillPolicy = z.strictObject({
+  allow: GlobList.default(["*"]),
+  deny: GlobList.default([]),
+});
+
 export const Policy = z.strictObject({
   allow: GlobList.default(["*"]),
   deny: GlobList.default([]),
   approval: GlobList.default([]),
+  skills: SkillPolicy.default({ allow: ["*"], deny: [] }),
 });
 
 export const SessionConfigInput = z.strictObject({
@@ -26,7 +33,7 @@ export const SessionConfigInput = z.strictObject({
   default_loading_mode: LoadingMode.default("deferred"),
   always_loaded_patterns: GlobList.default([]),
   preferred_namespaces: z.array(z.string().min(1).max(64)).max(100).default([]),
-  policy: Policy.default({ allow: ["*"], deny: [], approval: [] }),
+  policy: Policy.default({ allow: ["*"], deny: [], approval: [], skills: { allow: ["*"], deny: [] } }),
   /** Tool use examples in rendered tool definitions (RFC v0.1 Part 2). */
   examples: z
     .strictObject({

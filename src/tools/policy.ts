@@ -1,6 +1,6 @@
 // What the session config says about one tool: is it allowed, and is it loaded up front.
 import type { SessionConfig } from "../state/config";
-import { globMatcher } from "./glob";
+import { globMatcher } from "../search/glob";
 import type { LoadingMode } from "./tool-record";
 
 export interface Visibility {

@@ -14,7 +14,7 @@ const DEFAULT_CONFIG = {
   default_loading_mode: "deferred",
   always_loaded_patterns: [],
   preferred_namespaces: [],
-  policy: { allow: ["*"], deny: [], approval: [] },
+  policy: { allow: ["*"], deny: [], approval: [], skills: { allow: ["*"], deny: [] } },
   examples: { enabled: true, max_per_tool: 3 },
   skills: {
     enabled: true,
@@ -451,7 +451,7 @@ describe("the session resource", () => {
       ...DEFAULT_CONFIG,
       project_id: "proj:1",
       preferred_namespaces: ["github"],
-      policy: { allow: ["*"], deny: ["shell.*"], approval: [] },
+      policy: { allow: ["*"], deny: ["shell.*"], approval: [], skills: { allow: ["*"], deny: [] } },
     });
   });
 
@@ -463,7 +463,12 @@ describe("the session resource", () => {
       default_loading_mode: "deferred",
       always_loaded_patterns: ["core.*"],
       preferred_namespaces: ["core"],
-      policy: { allow: ["*"], deny: ["danger.*"], approval: ["core.write"] },
+      policy: {
+        allow: ["*"],
+        deny: ["danger.*"],
+        approval: ["core.write"],
+        skills: { allow: ["*"], deny: ["secret-*"] },
+      },
       examples: { enabled: false, max_per_tool: 1 },
       skills: {
         enabled: true,

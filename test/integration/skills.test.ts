@@ -180,3 +180,57 @@ describe("skill text in context", () => {
     expect(ctx.system).toContain("fs.list");
   });
 });
+
+describe("skill permissions", () => {
+  it("hides a denied skill everywhere, answering as for a skill that does not exist", async () => {
+    const { bundle, errors } = compilePacks([
+      { path: "kit/pack.yaml", content: "name: kit\npinned: [secret-recipe]\n" },
+      {
+        path: "kit/secret-recipe/SKILL.md",
+        content:
+          "---\nname: secret-recipe\ndescription: Rotate production credentials\n---\n# Secret recipe\nDo it.\n",
+      },
+      { path: "kit/secret-recipe/references/notes.md", content: "notes" },
+      { path: "kit/open.skill.yaml", content: skillFile("open-recipe", "Rotate staging credentials") },
+    ]);
+    expect(errors).toEqual([]);
+    const sid = newSid();
+    await useBundle("tenant-a", sid, bundle as ReturnType<typeof scopedBundle>);
+    await call("PUT", `/v1/sessions/${sid}`, { policy: { skills: { deny: ["kit/secret-*"] } } });
+
+    const texts: string[] = [];
+    const keep = async (p: Promise<{ status: number; json: unknown }>) => {
+      const res = await p;
+      texts.push(JSON.stringify(res.json));
+      return res;
+    };
+    await keep(op(sid, "skill_search", { query: "rotate credentials" }));
+    await keep(op(sid, "skill_search", { query: "secret", search_type: "regex" }));
+    await keep(op(sid, "skill_list", {}));
+    await keep(op(sid, "skill_directory", {}));
+    await keep(op(sid, "context", { format: "json", query: "rotate production credentials" }));
+    const get = await op(sid, "skill_get", { names: ["secret-recipe"] });
+    const getMissing = await op(sid, "skill_get", { names: ["other-recipe"] });
+    expect(get.status).toBe(404);
+    expect(JSON.stringify(get.json).replace("secret-recipe", "X")).toBe(
+      JSON.stringify(getMissing.json).replace("other-recipe", "X"),
+    );
+    const load = await op(sid, "skill_load", { name: "secret-recipe" });
+    expect(load.status).toBe(404);
+    const read = await op(sid, "skill_read_file", { skill: "secret-recipe", path: "references/notes.md" });
+    const readMissing = await op(sid, "skill_read_file", {
+      skill: "other-recipe",
+      path: "references/notes.md",
+    });
+    expect(read.status).toBe(404);
+    expect(JSON.stringify(read.json).replace("secret-recipe", "X")).toBe(
+      JSON.stringify(readMissing.json).replace("other-recipe", "X"),
+    );
+    expect(texts.join("\n")).not.toContain("secret-recipe");
+    expect(texts.join("\n")).toContain("open-recipe");
+
+    // Lifting the deny brings it back.
+    await call("PUT", `/v1/sessions/${sid}`, {});
+    expect((await op(sid, "skill_get", { names: ["secret-recipe"] })).status).toBe(200);
+  });
+});

@@ -400,6 +400,7 @@ describe("schema", () => {
               content_hash TEXT NOT NULL,
               use_count INTEGER NOT NULL DEFAULT 0,
               last_used INTEGER,
+              allowed INTEGER NOT NULL DEFAULT 1,
               f_name TEXT NOT NULL,
               f_title TEXT NOT NULL,
               f_tags TEXT NOT NULL,
@@ -412,7 +413,7 @@ describe("schema", () => {
         {
           "name": "trove_skills_fts",
           "sql": "CREATE VIRTUAL TABLE trove_skills_fts USING fts5(f_name, f_title, f_tags, f_trigger, f_description, f_body,
-              content='trove_skills', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+              content='trove_skills_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
           "type": "table",
         },
         {
@@ -427,7 +428,7 @@ describe("schema", () => {
         },
         {
           "name": "trove_skills_fts_delete",
-          "sql": "CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills BEGIN
+          "sql": "CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills WHEN old.allowed = 1 BEGIN
               INSERT INTO trove_skills_fts (trove_skills_fts, rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body)
                 VALUES ('delete', old.id, old.f_name, old.f_title, old.f_tags, old.f_trigger, old.f_description, old.f_body);
             END",
@@ -445,17 +446,18 @@ describe("schema", () => {
         },
         {
           "name": "trove_skills_fts_insert",
-          "sql": "CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills BEGIN
+          "sql": "CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills WHEN new.allowed = 1 BEGIN
               INSERT INTO trove_skills_fts (rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body) VALUES (new.id, new.f_name, new.f_title, new.f_tags, new.f_trigger, new.f_description, new.f_body);
             END",
           "type": "trigger",
         },
         {
           "name": "trove_skills_fts_update",
-          "sql": "CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF f_name, f_title, f_tags, f_trigger, f_description, f_body ON trove_skills BEGIN
+          "sql": "CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF allowed, f_name, f_title, f_tags, f_trigger, f_description, f_body ON trove_skills BEGIN
               INSERT INTO trove_skills_fts (trove_skills_fts, rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body)
-                VALUES ('delete', old.id, old.f_name, old.f_title, old.f_tags, old.f_trigger, old.f_description, old.f_body);
-              INSERT INTO trove_skills_fts (rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body) VALUES (new.id, new.f_name, new.f_title, new.f_tags, new.f_trigger, new.f_description, new.f_body);
+                SELECT 'delete', old.id, old.f_name, old.f_title, old.f_tags, old.f_trigger, old.f_description, old.f_body WHERE old.allowed = 1;
+              INSERT INTO trove_skills_fts (rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body)
+                SELECT new.id, new.f_name, new.f_title, new.f_tags, new.f_trigger, new.f_description, new.f_body WHERE new.allowed = 1;
             END",
           "type": "trigger",
         },
@@ -463,6 +465,11 @@ describe("schema", () => {
           "name": "trove_skills_name",
           "sql": "CREATE INDEX trove_skills_name ON trove_skills (name COLLATE NOCASE)",
           "type": "index",
+        },
+        {
+          "name": "trove_skills_searchable",
+          "sql": "CREATE VIEW trove_skills_searchable AS SELECT id, f_name, f_title, f_tags, f_trigger, f_description, f_body FROM trove_skills WHERE allowed = 1",
+          "type": "view",
         },
         {
           "name": "trove_skills_vocab",
