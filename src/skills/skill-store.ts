@@ -2,8 +2,8 @@
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
-import type { SessionConfig } from "../state/config";
 import { globMatcher } from "../search/glob";
+import type { SessionConfig } from "../state/config";
 
 export interface StoredSkill {
   skill: BundledSkill;

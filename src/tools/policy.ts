@@ -1,6 +1,7 @@
 // What the session config says about one tool: is it allowed, and is it loaded up front.
-import type { SessionConfig } from "../state/config";
+
 import { globMatcher } from "../search/glob";
+import type { SessionConfig } from "../state/config";
 import type { LoadingMode } from "./tool-record";
 
 export interface Visibility {
