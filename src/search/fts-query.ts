@@ -1,4 +1,5 @@
 // Builds an FTS5 MATCH expression that no user text can break: quoted terms joined by OR.
+import type { Sql } from "../db/sql";
 
 /** `"a" OR "b"` for the given normalized terms, or null when nothing is searchable. */
 export function ftsMatchExpression(terms: readonly string[]): string | null {
@@ -28,4 +29,24 @@ export function candidateTerms(terms: readonly string[], df: ReadonlyMap<string,
     covered += docs;
   }
   return chosen;
+}
+
+/** Document frequency per term of an fts5vocab ('row') table, read in one pass. */
+export function readVocabulary(
+  sql: Sql,
+  vocabTable: "trove_tools_vocab" | "trove_skills_vocab",
+): Map<string, number> {
+  const query =
+    vocabTable === "trove_tools_vocab"
+      ? `SELECT term, doc FROM trove_tools_vocab`
+      : `SELECT term, doc FROM trove_skills_vocab`;
+  return new Map(sql.all<{ term: string; doc: number }>(query).map((r) => [r.term, r.doc]));
+}
+
+/** Frequencies of `terms` in a vocabulary (0 for unknown terms). */
+export function frequenciesOf(
+  vocabulary: ReadonlyMap<string, number>,
+  terms: readonly string[],
+): Map<string, number> {
+  return new Map(terms.map((t) => [t, vocabulary.get(t) ?? 0]));
 }

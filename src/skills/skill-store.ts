@@ -2,6 +2,7 @@
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
+import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { globMatcher } from "../search/glob";
 import type { SessionConfig } from "../state/config";
 
@@ -60,13 +61,8 @@ export class SkillStore {
 
   /** Document frequency of each term, from the FTS5 vocabulary read once per skill set. */
   docFrequencies(terms: readonly string[]): Map<string, number> {
-    this.#vocabulary ??= new Map(
-      this.sql
-        .all<{ term: string; doc: number }>(`SELECT term, doc FROM trove_skills_vocab`)
-        .map((r) => [r.term, r.doc]),
-    );
-    const vocabulary = this.#vocabulary;
-    return new Map(terms.map((t) => [t, vocabulary.get(t) ?? 0]));
+    this.#vocabulary ??= readVocabulary(this.sql, "trove_skills_vocab");
+    return frequenciesOf(this.#vocabulary, terms);
   }
 
   /**

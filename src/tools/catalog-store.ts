@@ -1,6 +1,7 @@
 // The session's tool catalog in SQLite: incremental sync by record hash, visibility, counts.
 import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError } from "../errors";
+import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
 import { findTool, providerNamesOf, type StoredTool, visibleTools } from "./catalog-queries";
 import type { Visibility } from "./policy";
@@ -283,13 +284,8 @@ export class CatalogStore {
    * after each write (a few ms at 10,000 tools) so that no search pays per-term lookups.
    */
   docFrequencies(terms: readonly string[]): Map<string, number> {
-    this.#vocabulary ??= new Map(
-      this.sql
-        .all<{ term: string; doc: number }>(`SELECT term, doc FROM trove_tools_vocab`)
-        .map((r) => [r.term, r.doc]),
-    );
-    const vocabulary = this.#vocabulary;
-    return new Map(terms.map((t) => [t, vocabulary.get(t) ?? 0]));
+    this.#vocabulary ??= readVocabulary(this.sql, "trove_tools_vocab");
+    return frequenciesOf(this.#vocabulary, terms);
   }
 
   fingerprint(): string {
