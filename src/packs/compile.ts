@@ -1,10 +1,26 @@
 // Compiles a packs directory's files into the bundle: pack.yaml, Agent Skills folders (SKILL.md) and
 // Penguiflow skill files (RFC v0.3 §3.5, Appendix D). Pure — no file system — so it also runs in workerd.
 import { createHash } from "node:crypto";
-import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { canonicalJson, sha256Hex } from "../search/hash";
 import type { Bundle, BundledPack, BundledSkill } from "./bundle";
+import {
+  byPath,
+  bytesOf,
+  check,
+  definitionText,
+  isRecord,
+  nearestLine,
+  type Path,
+  Problems,
+  parseJson,
+  parseYaml,
+  type Source,
+  sortedRecord,
+  splitFrontmatter,
+  textOf,
+  withoutNulls,
+} from "./sources";
 
 /** One file under the packs directory; `path` is relative to it, `/`-separated, pack folder first. */
 export interface PackFile {
@@ -100,203 +116,6 @@ const PenguiflowSkill = z.looseObject(
   { error: "must be a mapping of skill fields" },
 );
 const PENGUIFLOW_COLUMNS = new Set(Object.keys(PenguiflowSkill.shape));
-
-// ── Problems and parsed sources ──────────────────────────────────────────────────────────────────
-
-type Path = readonly PropertyKey[];
-
-class Problems {
-  readonly errors: PackProblem[] = [];
-  readonly warnings: PackProblem[] = [];
-  add(level: "error" | "warning", file: string, field: string, reason: string, line?: number): void {
-    (level === "error" ? this.errors : this.warnings).push(
-      line === undefined ? { file, field, reason } : { file, line, field, reason },
-    );
-  }
-}
-
-/** A parsed definition and where its fields were written. */
-interface Source {
-  file: string;
-  value: unknown;
-  lineOf(path: Path): number | undefined;
-  /** The text a scalar was written as (`version: 1.10` is the number 1.1 but was written "1.10"). */
-  scalarSource(key: string): string | undefined;
-}
-
-const fieldName = (path: Path) =>
-  path.reduce<string>(
-    (name, key) =>
-      typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key),
-    "",
-  );
-
-/** The line of `path`, or of the nearest enclosing value when the field is missing. */
-function nearestLine(source: Source, path: Path): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const line = source.lineOf(path.slice(0, n));
-    if (line !== undefined) return line;
-  }
-  return undefined;
-}
-
-/** Validates, reporting every issue with its field and line; undefined when anything failed. */
-function check<T>(schema: z.ZodType<T>, source: Source, problems: Problems, root: string): T | undefined {
-  const result = schema.safeParse(source.value);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    problems.add(
-      "error",
-      source.file,
-      fieldName(issue.path) || root,
-      issue.message,
-      nearestLine(source, issue.path),
-    );
-  }
-  return undefined;
-}
-
-function offsetOf(doc: Document, path: Path): number | undefined {
-  let node: unknown = doc.contents;
-  let offset = isNode(node) ? node.range?.[0] : undefined;
-  for (const key of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === key);
-      if (!pair) return undefined;
-      offset = isNode(pair.key) ? pair.key.range?.[0] : undefined;
-      node = pair.value;
-    } else if (isSeq(node) && typeof key === "number") {
-      node = node.items[key];
-      offset = isNode(node) ? node.range?.[0] : undefined;
-    } else return undefined;
-  }
-  return offset;
-}
-
-/** Parses YAML that starts on line `firstLine` of `file`; null (errors reported) when it does not parse. */
-function parseYaml(
-  text: string,
-  file: string,
-  firstLine: number,
-  field: string,
-  problems: Problems,
-): Source | null {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
-  const lineAt = (offset: number) => counter.linePos(offset).line + firstLine - 1;
-  for (const e of doc.errors) problems.add("error", file, field, e.message, lineAt(e.pos[0]));
-  if (doc.errors.length > 0) return null;
-  for (const w of doc.warnings) problems.add("warning", file, field, w.message, lineAt(w.pos[0]));
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    problems.add("error", file, field, (e as Error).message, firstLine);
-    return null;
-  }
-  return {
-    file,
-    value,
-    lineOf: (path) => {
-      const offset = offsetOf(doc, path);
-      return offset === undefined ? undefined : lineAt(offset);
-    },
-    scalarSource: (key) => {
-      const node = doc.get(key, true);
-      return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
-    },
-  };
-}
-
-/** Parses JSON starting on line `firstLine`; field lines come from reading the same text as YAML. */
-function parseJson(text: string, file: string, firstLine: number, problems: Problems): Source | null {
-  let located: Source | null | undefined;
-  const asYaml = () => {
-    located ??= parseYaml(text, file, firstLine, "json", new Problems());
-    return located;
-  };
-  try {
-    const value: unknown = JSON.parse(text);
-    return {
-      file,
-      value,
-      lineOf: (path) => asYaml()?.lineOf(path) ?? firstLine,
-      scalarSource: () => undefined,
-    };
-  } catch (e) {
-    const message = (e as Error).message;
-    const position = /at position (\d+)/.exec(message)?.[1];
-    const yamlErrors = new Problems();
-    if (position === undefined) parseYaml(text, file, firstLine, "json", yamlErrors);
-    const line =
-      position !== undefined
-        ? firstLine + (text.slice(0, Number(position)).match(/\n/g)?.length ?? 0)
-        : (yamlErrors.errors[0]?.line ?? firstLine);
-    const reason = message
-      .replace(/, ".*" is not valid JSON$/s, "")
-      .replace(/ in JSON at position \d+.*$/s, "");
-    problems.add("error", file, "json", `invalid JSON: ${reason}`, line);
-    return null;
-  }
-}
-
-/** A `---` YAML block at the top of a markdown file, and the markdown after it. */
-function splitFrontmatter(
-  text: string,
-  file: string,
-  problems: Problems,
-): { source: Source; body: string } | "missing" | null {
-  const lines = text.split("\n");
-  if (lines[0]?.trimEnd() !== "---") return "missing";
-  const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
-  if (end < 0) {
-    problems.add("error", file, "frontmatter", "not closed: add a line with --- after the fields", 1);
-    return null;
-  }
-  const source = parseYaml(lines.slice(1, end).join("\n"), file, 2, "frontmatter", problems);
-  if (!source) return null;
-  if (source.value === null || source.value === undefined) source.value = {};
-  return { source, body: lines.slice(end + 1).join("\n") };
-}
-
-// ── Text and bytes ───────────────────────────────────────────────────────────────────────────────
-
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** The file's text, or null when it is not UTF-8 text (invalid bytes, or NUL as binaries have). */
-function textOf(content: string | Uint8Array): string | null {
-  let text: string;
-  if (typeof content === "string") {
-    if (LONE_SURROGATE.test(content)) return null;
-    text = content;
-  } else {
-    try {
-      text = utf8.decode(content);
-    } catch {
-      return null;
-    }
-  }
-  return text.includes("\0") ? null : text;
-}
-
-const bytesOf = (content: string | Uint8Array) =>
-  typeof content === "string" ? new TextEncoder().encode(content) : content;
-
-/** A definition file's text with a leading BOM dropped and CRLF line ends made LF (stable hashes). */
-function definitionText(file: PackFile, problems: Problems): string | null {
-  const text = textOf(file.content);
-  if (text === null) problems.add("error", file.path, "file", "not UTF-8 text");
-  return text?.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n") ?? null;
-}
-
-const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const withoutNulls = (value: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const sortedRecord = (value: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(value).sort(([a], [b]) => byPath(a, b)));
 
 // ── Packs ────────────────────────────────────────────────────────────────────────────────────────
 
