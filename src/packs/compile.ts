@@ -1,24 +1,15 @@
 // Compiles a packs directory's files into the bundle: pack.yaml, Agent Skills folders (SKILL.md) and
 // Penguiflow skill files (RFC v0.3 §3.5, Appendix D). Pure — no file system — so it also runs in workerd.
-import { createHash } from "node:crypto";
-import { z } from "zod";
 import { canonicalJson, sha256Hex } from "../search/hash";
 import type { Bundle, BundledPack, BundledSkill } from "./bundle";
 import {
   byPath,
-  bytesOf,
   check,
   definitionText,
   isRecord,
-  nearestLine,
   type Path,
   Problems,
-  parseJson,
   parseYaml,
-  type Source,
-  sortedRecord,
-  splitFrontmatter,
-  textOf,
   withoutNulls,
 } from "./sources";
 
@@ -50,83 +41,23 @@ export function formatProblem(p: PackProblem): string {
   return `${p.file}${p.line === undefined ? "" : `:${p.line}`} — ${p.field} — ${p.reason}`;
 }
 
-// ── Schemas ──────────────────────────────────────────────────────────────────────────────────────
-
-const required = (what: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? "is required" : `must be ${what}`;
-const Str = z.string({ error: required("a string") });
-const NonBlank = Str.trim().min(1, "must be a non-empty string");
-const StrList = z.array(NonBlank, { error: required("a list of strings") });
-const Bool = z.boolean({ error: required("true or false") });
-
-/** Pack names go into skill ids (`<pack>/<name>`) and generated names (`pack.<pack>.<slug>`). */
-const PACK_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const PACK_NAME_RULE = "must be 1–64 letters, digits, _ and - (starting with a letter or digit)";
-/** Agent Skills: 1–64 lowercase letters, digits and single hyphens, no hyphen at either end. */
-const AGENT_SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(-[a-z0-9]+)*$/;
-const AGENT_SKILL_NAME_RULE =
-  "must be 1–64 lowercase letters, digits and single hyphens, with no hyphen at either end";
-const PENGUIFLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
-
-const PackConfigFile = z.object(
-  {
-    name: Str.regex(PACK_NAME, PACK_NAME_RULE).optional(),
-    version: NonBlank.optional(),
-    description: Str.optional(),
-    scope: z
-      .enum(["global", "tenant", "project"], { error: 'must be "global", "tenant" or "project"' })
-      .optional(),
-    tenant_id: Str.regex(/^[A-Za-z0-9._-]{1,64}$/, "must match ^[A-Za-z0-9._-]{1,64}$").optional(),
-    project_id: Str.regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$").optional(),
-    pinned: StrList.optional(),
-    enabled: Bool.optional(),
-    update_existing: Bool.optional(),
-  },
-  { error: "must be a mapping of fields" },
-);
-
-/** SKILL.md frontmatter (agentskills.io specification); other keys are kept in `extra`. */
-const AgentSkillFrontmatter = z.looseObject(
-  {
-    name: Str.refine((n) => AGENT_SKILL_NAME.test(n), AGENT_SKILL_NAME_RULE).optional(),
-    description: Str.max(1024, "must be at most 1024 characters").optional(),
-    license: Str.optional(),
-    compatibility: Str.max(500, "must be at most 500 characters").optional(),
-    metadata: z.record(z.string(), z.unknown(), { error: "must be a mapping of strings" }).optional(),
-    "allowed-tools": z
-      .union([Str, StrList], { error: "must be a string of space-separated tool names or a list of them" })
-      .optional(),
-  },
-  { error: "must be a mapping of fields" },
-);
-
-/** A Penguiflow skill object (RFC v0.3 Appendix D); `cluster`, `tools` and unknown keys go to `extra`. */
-const PenguiflowSkill = z.looseObject(
-  {
-    name: Str.regex(PENGUIFLOW_NAME, "must be 1–128 letters, digits, _ . : and - (no /)").optional(),
-    title: NonBlank.optional(),
-    description: NonBlank.optional(),
-    task_type: NonBlank.optional(),
-    tags: StrList.optional(),
-    trigger: NonBlank,
-    preconditions: StrList.optional(),
-    steps: StrList.min(1, "must be a non-empty list of strings"),
-    failure_modes: StrList.optional(),
-  },
-  { error: "must be a mapping of skill fields" },
-);
-const PENGUIFLOW_COLUMNS = new Set(Object.keys(PenguiflowSkill.shape));
+import {
+  baseOf,
+  type Draft,
+  dirOf,
+  type Member,
+  PACK_NAME,
+  PACK_NAME_RULE,
+  PackConfigFile,
+  type PackContext,
+  PENGUIFLOW_FILE,
+  readAgentSkill,
+  readPenguiflow,
+} from "./formats";
 
 // ── Packs ────────────────────────────────────────────────────────────────────────────────────────
 
 type PackConfig = Omit<BundledPack, "hash">;
-type SkillDraft = Omit<BundledSkill, "content_hash">;
-/** A skill before hashing, with its bundled texts (by path in its folder) and where it was named. */
-interface Draft {
-  skill: SkillDraft;
-  texts: [string, string][];
-  line?: number;
-}
 
 /** What one file of a pack is; handled by an exhaustive switch in compilePack. */
 type FileRole =
@@ -136,11 +67,7 @@ type FileRole =
   | { kind: "penguiflow"; format: "md" | "yaml" | "json" | "jsonl" }
   | { kind: "ignored"; level?: "error" | "warning"; reason?: string };
 
-const PENGUIFLOW_FILE = /\.skill\.(md|ya?ml|jsonl?)$/;
 const QUIET_FILES = /^(readme|license|licence|changelog)(\.[a-z]+)?$/i;
-
-const dirOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
-const baseOf = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
 
 /** The nearest folder above `rel` (inside the pack) that holds a SKILL.md, if any. */
 function skillDirOf(rel: string, skillDirs: ReadonlySet<string>): string | undefined {
@@ -241,226 +168,6 @@ function readPackConfig(folder: string, file: PackFile | undefined, problems: Pr
     }
   }
   return { config, lineOf: source.lineOf };
-}
-
-// ── Skills ───────────────────────────────────────────────────────────────────────────────────────
-
-/** A file of a pack, with its path inside the pack folder. */
-interface Member {
-  rel: string;
-  file: PackFile;
-}
-
-interface PackContext {
-  pack: string;
-  problems: Problems;
-  maxFileBytes: number;
-}
-
-/** Lists a skill folder's other files; stores the text of those that are UTF-8 and small enough. */
-function bundleFiles(ctx: PackContext, dir: string, members: readonly Member[]) {
-  const files: BundledSkill["files"] = [];
-  const texts: [string, string][] = [];
-  for (const { rel, file } of members) {
-    const path = rel.slice(dir.length + 1);
-    const bytes = bytesOf(file.content);
-    files.push({ path, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
-    const text = bytes.length > ctx.maxFileBytes ? undefined : textOf(file.content);
-    if (text === undefined) {
-      ctx.problems.add(
-        "warning",
-        file.path,
-        "file",
-        `${bytes.length} bytes is over the ${ctx.maxFileBytes}-byte limit; listed, not stored`,
-      );
-    } else if (text === null) {
-      ctx.problems.add("warning", file.path, "file", "not UTF-8 text; listed, not stored");
-    } else texts.push([path, text]);
-  }
-  return { files, texts };
-}
-
-/** The text of the first `# ` heading outside code fences. */
-function firstHeading(markdown: string): string | undefined {
-  let fenced = false;
-  for (const line of markdown.split("\n")) {
-    if (/^\s{0,3}(```|~~~)/.test(line)) fenced = !fenced;
-    const heading = fenced ? null : /^ {0,3}# +(.*?)(\s+#+)?\s*$/.exec(line);
-    if (heading?.[1]) return heading[1];
-  }
-  return undefined;
-}
-
-/** An Agent Skills folder: SKILL.md (frontmatter + instructions) and the files beside and below it. */
-function readAgentSkill(
-  ctx: PackContext,
-  file: PackFile,
-  dir: string,
-  members: readonly Member[],
-): Draft | null {
-  const { problems } = ctx;
-  const text = definitionText(file, problems);
-  const split = text === null ? null : splitFrontmatter(text, file.path, problems);
-  if (split === "missing") {
-    const reason = "missing: SKILL.md starts with a --- block holding name and description";
-    problems.add("error", file.path, "frontmatter", reason, 1);
-  }
-  if (split === null || split === "missing") return null;
-  const { source, body } = split;
-  if (isRecord(source.value)) source.value = withoutNulls(source.value);
-  const data = check(AgentSkillFrontmatter, source, problems, "frontmatter");
-  if (!data) return null;
-  // Lenient like the agentskills.io client guide: cosmetic problems warn, the skill still loads.
-  const folder = baseOf(dir);
-  let name = data.name;
-  if (name === undefined && !AGENT_SKILL_NAME.test(folder)) {
-    problems.add(
-      "error",
-      file.path,
-      "name",
-      `missing, and the folder name "${folder}" ${AGENT_SKILL_NAME_RULE}`,
-    );
-    return null;
-  }
-  if (name === undefined) {
-    problems.add(
-      "warning",
-      file.path,
-      "name",
-      `missing; using the folder name "${folder}"`,
-      nearestLine(source, ["name"]),
-    );
-    name = folder;
-  } else if (name !== folder) {
-    const reason = `"${name}" differs from its folder "${folder}"; kept`;
-    problems.add("warning", file.path, "name", reason, source.lineOf(["name"]));
-  }
-  for (const [key, value] of Object.entries(data.metadata ?? {})) {
-    if (typeof value !== "string") {
-      const reason = "should be a string; kept as written";
-      problems.add("warning", file.path, `metadata.${key}`, reason, source.lineOf(["metadata", key]));
-    }
-  }
-  const description = data.description?.trim();
-  if (!description) {
-    problems.add(
-      "warning",
-      file.path,
-      "description",
-      "missing; skill skipped",
-      nearestLine(source, ["description"]),
-    );
-    return null;
-  }
-  const markdown = body.replace(/^\s*\n/, "").trimEnd();
-  const { files, texts } = bundleFiles(ctx, dir, members);
-  const extra = Object.entries(data).filter(([key]) => key !== "name" && key !== "description");
-  const skill: SkillDraft = {
-    id: `${ctx.pack}/${name}`,
-    name,
-    pack: ctx.pack,
-    title: firstHeading(markdown) ?? name,
-    description,
-    trigger: description,
-    task_type: null,
-    tags: [],
-    steps: [],
-    body: markdown,
-    preconditions: [],
-    failure_modes: [],
-    files,
-    origin: "agent_skills",
-    source: file.path,
-    extra: sortedRecord(Object.fromEntries(extra)),
-  };
-  return { skill, texts, line: source.lineOf(["name"]) };
-}
-
-/** `api/pagination/cursor_loop.skill.yaml` → `api.pagination.cursor_loop` (RFC v0.3 §3.2 naming). */
-function slugOf(rel: string): string {
-  const parts = rel
-    .replace(PENGUIFLOW_FILE, "")
-    .split("/")
-    .map((part) =>
-      part
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, "_")
-        .replace(/^_+|_+$/g, ""),
-    )
-    .filter(Boolean);
-  return parts.length > 0 ? parts.join(".") : "skill";
-}
-
-function penguiflowDraft(
-  ctx: PackContext,
-  source: Source,
-  slug: string,
-  notes: string,
-  line?: number,
-): Draft | null {
-  if (isRecord(source.value)) source.value = withoutNulls(source.value);
-  const data = check(PenguiflowSkill, source, ctx.problems, "skill");
-  if (!data) return null;
-  const name = data.name ?? `pack.${ctx.pack}.${slug}`;
-  const extra = Object.entries(data).filter(([key]) => !PENGUIFLOW_COLUMNS.has(key));
-  if (notes) extra.push(["notes", notes]);
-  const skill: SkillDraft = {
-    id: `${ctx.pack}/${name}`,
-    name,
-    pack: ctx.pack,
-    title: data.title ?? name,
-    description: data.description ?? data.trigger,
-    trigger: data.trigger,
-    task_type: data.task_type ?? null,
-    tags: data.tags ?? [],
-    steps: data.steps,
-    body: null,
-    preconditions: data.preconditions ?? [],
-    failure_modes: data.failure_modes ?? [],
-    files: [],
-    origin: "penguiflow",
-    source: source.file,
-    extra: sortedRecord(Object.fromEntries(extra)),
-  };
-  return { skill, texts: [], line: line ?? source.lineOf(["name"]) };
-}
-
-/** A Penguiflow skill file: one skill, or one per non-empty line for `.skill.jsonl`. */
-function readPenguiflow(ctx: PackContext, member: Member, format: "md" | "yaml" | "json" | "jsonl"): Draft[] {
-  const { file } = member;
-  const text = definitionText(file, ctx.problems);
-  if (text === null) return [];
-  const slug = slugOf(member.rel);
-  const one = (source: Source | null, notes = "") => {
-    const draft = source && penguiflowDraft(ctx, source, slug, notes);
-    return draft ? [draft] : [];
-  };
-  switch (format) {
-    case "md": {
-      const split = splitFrontmatter(text, file.path, ctx.problems);
-      if (split === "missing") {
-        const reason = "missing: a .skill.md file starts with a --- block holding the skill's fields";
-        ctx.problems.add("error", file.path, "frontmatter", reason, 1);
-        return [];
-      }
-      return split ? one(split.source, split.body.trim()) : [];
-    }
-    case "yaml":
-      return one(parseYaml(text, file.path, 1, "yaml", ctx.problems));
-    case "json":
-      return one(parseJson(text, file.path, 1, ctx.problems));
-    case "jsonl":
-      return text.split("\n").flatMap((line, i) => {
-        if (line.trim() === "") return [];
-        const source = parseJson(line, file.path, i + 1, ctx.problems);
-        const draft = source && penguiflowDraft(ctx, source, `${slug}.${i + 1}`, "", i + 1);
-        return draft ? [draft] : [];
-      });
-    default: {
-      const unhandled: never = format;
-      throw new Error(`unhandled skill format ${String(unhandled)}`);
-    }
-  }
 }
 
 // ── Assembly ─────────────────────────────────────────────────────────────────────────────────────
