@@ -177,6 +177,12 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 5,
+    name: "skills indexed in bulk by their loader",
+    // A per-row FTS insert costs more than the row itself; insertSkills indexes new rows in one statement.
+    statements: [`DROP TRIGGER trove_skills_fts_insert`],
+  },
 ];
 
 /** Applies every migration newer than the stored version, each in its own transaction step. */

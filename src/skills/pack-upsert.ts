@@ -1,5 +1,5 @@
 // Loads the bundled packs this session may see into its skill store, by content hash.
-import { jsonChunks, type Sql } from "../db/sql";
+import { jsonChunks, type Sql, type SqlValue } from "../db/sql";
 import type { Bundle, BundledPack } from "../packs/bundle";
 import { canonicalJson } from "../search/hash";
 import { skillSearchFields } from "./skill-index";
@@ -24,19 +24,28 @@ export function visiblePacks(bundle: Bundle, tenant: string, projectId: string |
   );
 }
 
-const UPSERT = `
-  INSERT INTO trove_skills (qid, name, pack, title, description, trigger, task_type, tags, origin, scope, record,
-    content_hash, f_name, f_title, f_tags, f_trigger, f_description, f_body, allowed)
-  SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7,
-    j.value->>8, j.value->>9, j.value->>10, j.value->>11, j.value->>12, j.value->>13, j.value->>14, j.value->>15,
-    j.value->>16, j.value->>17, j.value->>18
-  FROM json_each(?) AS j WHERE true
-  ON CONFLICT (qid) DO UPDATE SET name = excluded.name, pack = excluded.pack, title = excluded.title,
-    description = excluded.description, trigger = excluded.trigger, task_type = excluded.task_type,
-    tags = excluded.tags, origin = excluded.origin, scope = excluded.scope, record = excluded.record,
-    content_hash = excluded.content_hash, f_name = excluded.f_name, f_title = excluded.f_title,
-    f_tags = excluded.f_tags, f_trigger = excluded.f_trigger, f_description = excluded.f_description,
-    f_body = excluded.f_body, allowed = excluded.allowed`;
+const COLUMNS = `qid, name, pack, title, description, trigger, task_type, tags, origin, scope, record, content_hash,
+  f_name, f_title, f_tags, f_trigger, f_description, f_body, allowed`;
+const SEARCH_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_body";
+const INSERT = `INSERT INTO trove_skills (${COLUMNS}) VALUES (${Array(19).fill("?").join(", ")})`;
+const UPDATE = `UPDATE trove_skills SET (${COLUMNS}) = (${Array(19).fill("?").join(", ")}) WHERE qid = ?1`;
+
+/**
+ * Inserts skills and indexes them. One prepared statement per row, then a single FTS insert for
+ * all of them: measured ~2× faster for a new session than one `json_each` statement with the
+ * index kept by a per-row trigger (the insert trigger was dropped in migration 5 for this).
+ */
+export function insertSkills(sql: Sql, rows: readonly SqlValue[][]): void {
+  if (rows.length === 0) return;
+  // Rowids are max + 1: every row inserted now has an id above the current largest.
+  const before = sql.one<{ id: number | null }>(`SELECT max(id) AS id FROM trove_skills`)?.id ?? 0;
+  for (const row of rows) sql.run(INSERT, ...row);
+  sql.run(
+    `INSERT INTO trove_skills_fts (rowid, ${SEARCH_COLUMNS})
+     SELECT id, ${SEARCH_COLUMNS} FROM trove_skills WHERE id > ? AND allowed = 1`,
+    before,
+  );
+}
 
 /**
  * Brings the store in line with the bundle for this tenant and project. When the bundle, tenant
@@ -66,7 +75,8 @@ export function loadPacks(
       .all<{ qid: string; content_hash: string }>(`SELECT qid, content_hash FROM trove_skills`)
       .map((r) => [r.qid, r.content_hash]),
   );
-  const rows: unknown[][] = [];
+  const inserts: SqlValue[][] = [];
+  const updates: SqlValue[][] = [];
   const counts = new Map<string, PackLoad>();
   const count = (pack: string) => {
     const c = counts.get(pack) ?? { pack_name: pack, skill_count: 0, updated_count: 0 };
@@ -81,7 +91,7 @@ export function loadPacks(
     if (previous !== undefined && !pack.update_existing) continue;
     if (previous !== undefined) count(skill.pack).updated_count++;
     const f = bundle.index?.[skill.id] ?? skillSearchFields(skill);
-    rows.push([
+    (previous === undefined ? inserts : updates).push([
       skill.id,
       skill.name,
       skill.pack,
@@ -108,12 +118,14 @@ export function loadPacks(
   for (const chunk of jsonChunks(removed)) {
     sql.run(`DELETE FROM trove_skills WHERE qid IN (SELECT value FROM json_each(?))`, chunk);
   }
-  for (const chunk of jsonChunks(rows)) sql.run(UPSERT, chunk);
+  // The update trigger moves changed skills in the index.
+  for (const row of updates) sql.run(UPDATE, ...row);
+  insertSkills(sql, inserts);
   sql.run(
     `INSERT INTO trove_meta (key, value) VALUES ('skills_loaded', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     key,
   );
   if (loaded === undefined) return [];
-  const changedPacks = new Set(rows.map((r) => r[2] as string));
+  const changedPacks = new Set([...inserts, ...updates].map((r) => r[2] as string));
   return [...counts.values()].filter((c) => changedPacks.has(c.pack_name));
 }

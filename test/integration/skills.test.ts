@@ -91,6 +91,54 @@ describe("pack scopes", () => {
       JSON.stringify(missing.json).replace("never-was", "X"),
     );
   });
+
+  it("keeps another tenant's and another project's skills out of load, read, directory and context", async () => {
+    const bundle = scopedBundle();
+    // tenant-b (any project) and tenant-a in project p2 must not see proj-secret; tenant-b not acme-secret.
+    const cases = [
+      { tenant: "tenant-b", key: KEY_B, project: "p1", hidden: ["acme-secret", "proj-secret"] },
+      { tenant: "tenant-a", key: undefined, project: "p2", hidden: ["proj-secret"] },
+    ];
+    for (const c of cases) {
+      const sid = newSid();
+      await useBundle(c.tenant, sid, bundle);
+      await call("PUT", `/v1/sessions/${sid}`, { project_id: c.project }, c.key);
+      const texts: string[] = [];
+      const keep = async (name: string, input: unknown) => {
+        const res = await op(sid, name, input, c.key);
+        texts.push(JSON.stringify(res.json));
+        return res;
+      };
+      await keep("skill_directory", {});
+      await keep("skill_search", { query: "secret", search_type: "regex" });
+      await keep("skill_search", { query: "acme project one", search_type: "fts" });
+      const ctx = await keep("context", {
+        format: "json",
+        query: "rotate credentials the acme way for project one",
+      });
+      expect(ctx.status).toBe(200);
+      expect(texts.join("\n")).toContain("open-skill");
+      for (const name of c.hidden) {
+        expect(texts.join("\n")).not.toContain(name);
+        for (const [opName, input, missingInput] of [
+          ["skill_load", { name }, { name: "never-was" }],
+          ["skill_load", { path: `${name.split("-")[0]}/a.skill.yaml` }, { path: "nowhere/a.skill.yaml" }],
+          ["skill_read_file", { skill: name, path: "SKILL.md" }, { skill: "never-was", path: "SKILL.md" }],
+        ] as const) {
+          const hidden = await op(sid, opName, input, c.key);
+          const missing = await op(sid, opName, missingInput, c.key);
+          expect(hidden.status).toBe(404);
+          expect(hidden.status).toBe(missing.status);
+          // Identical but for the name or path the caller sent.
+          const asked = Object.values(input)[0] as string;
+          const askedMissing = Object.values(missingInput)[0] as string;
+          expect(JSON.stringify(hidden.json).replaceAll(asked, "X")).toBe(
+            JSON.stringify(missing.json).replaceAll(askedMissing, "X"),
+          );
+        }
+      }
+    }
+  });
 });
 
 describe("loading by content hash", () => {
@@ -119,6 +167,38 @@ describe("loading by content hash", () => {
     expect(events).toEqual([
       expect.objectContaining({ data: { pack_name: "open", skill_count: 2, updated_count: 1 } }),
     ]);
+  });
+});
+
+describe("the skill index", () => {
+  it("agrees with the table after loads, updates, removals and policy changes", async () => {
+    const sid = newSid();
+    const check = () =>
+      runInDurableObject(stub("tenant-a", sid), (obj: SessionObject) => {
+        obj.sql.run(`INSERT INTO trove_skills_fts(trove_skills_fts) VALUES('integrity-check')`);
+        obj.sql.run(`INSERT INTO trove_skills_fts(trove_skills_fts, rank) VALUES('integrity-check', 1)`);
+        return obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills_fts`)?.n;
+      });
+    const setBundle = (bundle: ReturnType<typeof scopedBundle>) =>
+      runInDurableObject(stub("tenant-a", sid), (obj: SessionObject) => {
+        obj.bundle = bundle;
+      });
+    const found = async (query: string) =>
+      names(await op(sid, "skill_search", { query, search_type: "fts", limit: 20 }));
+
+    await setBundle(scopedBundle());
+    expect(await found("backup database")).toEqual(["open-other"]);
+    expect(await check()).toBe(3);
+    await setBundle(scopedBundle(true)); // one skill changed
+    expect(await found("backup database")).toEqual(["open-other"]);
+    expect(await check()).toBe(3);
+    await call("PUT", `/v1/sessions/${sid}`, { project_id: "p1", policy: { skills: { deny: ["open-*"] } } });
+    expect(await found("backup database")).toEqual([]);
+    expect(await found("rotate credentials")).toEqual(["acme-secret", "proj-secret"]);
+    expect(await check()).toBe(2);
+    await call("PUT", `/v1/sessions/${sid}`, {}); // back to no project: proj-secret removed
+    expect(await found("rotate credentials")).toEqual(["acme-secret", "open-skill"]);
+    expect(await check()).toBe(3);
   });
 });
 

@@ -445,13 +445,6 @@ describe("schema", () => {
           "type": "table",
         },
         {
-          "name": "trove_skills_fts_insert",
-          "sql": "CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills WHEN new.allowed = 1 BEGIN
-              INSERT INTO trove_skills_fts (rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body) VALUES (new.id, new.f_name, new.f_title, new.f_tags, new.f_trigger, new.f_description, new.f_body);
-            END",
-          "type": "trigger",
-        },
-        {
           "name": "trove_skills_fts_update",
           "sql": "CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF allowed, f_name, f_title, f_tags, f_trigger, f_description, f_body ON trove_skills BEGIN
               INSERT INTO trove_skills_fts (trove_skills_fts, rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body)
