@@ -1,4 +1,5 @@
-// Compiles the packs directory (TROVE_PACKS_DIR, default ./packs) into src/generated/packs.ts.
+// Compiles the packs directory (TROVE_PACKS_DIR, default ./packs) into src/generated/packs.ts: packs,
+// skills, their tools, and the text of bundled and pack files.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { compilePacks, formatProblem, type PackFile, type PackProblem } from "../src/packs/compile";
@@ -59,6 +60,11 @@ try {
   previous = readFileSync(outFile, "utf8");
 } catch {}
 if (previous !== source) writeFileSync(outFile, source);
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+const attachable = bundle.packs.filter((p) => p.capability !== null).length;
+const tools = [...bundle.packs, ...bundle.skills].reduce((n, owner) => n + owner.tools.length, 0);
 console.log(
-  `build-packs: ${bundle.packs.length} packs, ${bundle.skills.length} skills, bundle ${bundle.hash.slice(0, 12)}`,
+  `build-packs: ${count(bundle.packs.length, "pack")} (${attachable} attachable), ` +
+    `${count(bundle.skills.length, "skill")}, ${count(tools, "tool")}, ` +
+    `${count(Object.keys(bundle.packFiles).length, "pack file")}, bundle ${bundle.hash.slice(0, 12)}`,
 );

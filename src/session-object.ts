@@ -8,7 +8,9 @@ import { TroveError } from "./errors";
 import { BUNDLE } from "./generated/packs";
 import type { OpContext } from "./ops/context";
 import { OPERATIONS_BY_NAME } from "./ops/registry";
+import { AttachmentStore } from "./packs/attachments";
 import type { Bundle } from "./packs/bundle";
+import { reconcileBroughtTools } from "./packs/pack-tools";
 import { loadPacks } from "./skills/pack-upsert";
 import { SkillStore, skillPolicy } from "./skills/skill-store";
 import { ConfigStore } from "./state/config";
@@ -34,6 +36,7 @@ export class SessionObject extends DurableObject<Env> {
   readonly approvals: ApprovalStore;
   readonly events: EventLog;
   readonly skills: SkillStore;
+  readonly attachments: AttachmentStore;
   /** The packs compiled into this build; tests may point a session at another bundle. */
   bundle: Bundle = BUNDLE;
   /** The bundle/tenant/project combination whose packs are loaded, once checked. */
@@ -55,6 +58,7 @@ export class SessionObject extends DurableObject<Env> {
     this.approvals = new ApprovalStore(this.sql);
     this.events = new EventLog(this.sql, () => this.#address);
     this.skills = new SkillStore(this.sql);
+    this.attachments = new AttachmentStore(this.sql);
     this.ensureReady();
   }
 
@@ -74,8 +78,8 @@ export class SessionObject extends DurableObject<Env> {
     try {
       this.#eraseRequested = false;
       this.ensureReady();
-      this.ensurePacks(address.tenant, now);
       const ctx = this.context(address, now);
+      this.ensurePacks(ctx);
       const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
       if (this.#eraseRequested) await this.erase();
       else await this.extendLife(now);
@@ -130,6 +134,7 @@ export class SessionObject extends DurableObject<Env> {
       approvals: this.approvals,
       events: this.events,
       skills: this.skills,
+      attachments: this.attachments,
       bundle: this.bundle,
       tenant: address.tenant,
       now,
@@ -143,18 +148,17 @@ export class SessionObject extends DurableObject<Env> {
    * Loads the bundled packs this tenant and project may see. An unchanged bundle costs one SELECT
    * per object start (then nothing); a new one is loaded in one transaction.
    */
-  private ensurePacks(tenant: string, now: number): void {
-    const key = `${this.bundle.hash}|${tenant}|${this.config.get().project_id ?? ""}`;
+  private ensurePacks(ctx: OpContext): void {
+    const config = this.config.get();
+    const key = `${this.bundle.hash}|${ctx.tenant}|${config.project_id ?? ""}`;
     if (this.#packsKey === key) return;
     this.ctx.storage.transactionSync(() => {
-      const changed = loadPacks(
-        this.sql,
-        this.bundle,
-        tenant,
-        this.config.get().project_id,
-        skillPolicy(this.config.get()),
-      );
-      for (const pack of changed ?? []) this.events.record("skill_pack_loaded", { ...pack }, now);
+      const changed = loadPacks(this.sql, this.bundle, ctx.tenant, config.project_id, skillPolicy(config));
+      if (changed === null) return;
+      this.skills.invalidate();
+      for (const pack of changed) this.events.record("skill_pack_loaded", { ...pack }, ctx.now);
+      // Attached packs and enabled skills follow the new bundle (or their absence from it).
+      reconcileBroughtTools(ctx);
     });
     this.skills.invalidate();
     this.#packsKey = key;

@@ -183,6 +183,25 @@ export const MIGRATIONS: readonly Migration[] = [
     // A per-row FTS insert costs more than the row itself; insertSkills indexes new rows in one statement.
     statements: [`DROP TRIGGER trove_skills_fts_insert`],
   },
+  {
+    version: 6,
+    name: "tools brought by packs and skills; attached packs; enabled skills",
+    statements: [
+      // Who put a tool in the catalog: 'agent' (catalog_sync), 'pack:<pack>' or 'skill:<qid>'.
+      `ALTER TABLE trove_tools ADD COLUMN source TEXT NOT NULL DEFAULT 'agent'`,
+      // The Active Pack Set (Capability Packs spec §5.1); tools_enabled_at once pack_enable_tools ran.
+      `CREATE TABLE trove_packs (
+        pack TEXT PRIMARY KEY,
+        attached_at INTEGER NOT NULL,
+        tools_enabled_at INTEGER
+      )`,
+      // Skills enabled with skill_enable (Nova ADR-014 §6): sticky until skill_disable.
+      `CREATE TABLE trove_enabled_skills (
+        qid TEXT PRIMARY KEY,
+        enabled_at INTEGER NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** Applies every migration newer than the stored version, each in its own transaction step. */

@@ -6,7 +6,7 @@ import type { StoredTool } from "../tools/catalog-queries";
 import { visibilityFor } from "../tools/policy";
 import { renderTool } from "../tools/render";
 import { assertValidArgs } from "../tools/validate-args";
-import { BUILTIN_TOOLS } from "./builtins";
+import { builtinTools } from "./builtins";
 import type { OpContext } from "./context";
 import { defineOp } from "./operation";
 
@@ -112,8 +112,8 @@ export const toolResolve = defineOp({
     const config = ctx.config.get();
     // Trove's own tools are always callable (when the policy allows them): the agent forwards the
     // call to the operation of the same name.
-    const builtin = BUILTIN_TOOLS.find((t) => t.name === input.name || t.providerName === input.name);
-    if (builtin && visibilityFor(config).allowed(builtin.name, builtin.name)) {
+    const builtin = builtinTools(ctx).find((t) => t.name === input.name || t.providerName === input.name);
+    if (builtin) {
       if (input.args !== undefined) assertValidArgs(builtin.input_schema, input.args);
       const tool = renderTool(builtin, "json", config.examples);
       return {

@@ -1,48 +1,80 @@
 // What the agent sends its model this turn (context), and what an operator inspects (state, events).
 import { z } from "zod";
+import { packSource, skillSource } from "../packs/attachments";
+import { attachablePacks } from "../packs/pack-tools";
 import { estimateJsonTokens, estimateTokens } from "../search/tokens";
 import { formatSkills, skillDiscoveryBlock } from "../skills/budget";
-import { redactToolNames } from "../skills/redact";
 import { searchSkills } from "../skills/skill-search";
-import { visibilityFor } from "../tools/policy";
-import { toolDiscoveryBlock } from "../tools/prompt-blocks";
+import { TextGuard } from "../skills/text-guard";
+import { packsBlock, toolDiscoveryBlock } from "../tools/prompt-blocks";
 import { type RenderableTool, renderTool } from "../tools/render";
 import { ApprovalView } from "./activation-ops";
-import { BUILTIN_TOOLS } from "./builtins";
+import { builtinTools } from "./builtins";
 import type { OpContext } from "./context";
+import { ContextWarning, contextWarnings, type Droppable } from "./context-warnings";
 import { defineOp } from "./operation";
+import { packMetadata } from "./pack-ops";
 import { SessionView, sessionView } from "./session-ops";
 import { renderDirectory } from "./skill-load-ops";
 import { ToolFormat } from "./tool-ops";
 
 const RunId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$");
 
+interface Visible {
+  tool: RenderableTool;
+  /** What listed it: a builtin, the agent's catalog (always loaded or activated), a pack, a skill. */
+  source: string;
+}
+
 /** Builtins the policy allows, then allowed always-loaded and activated tools, by name. */
-function visibleTools(ctx: OpContext, runId: string | null): RenderableTool[] {
-  const visibility = visibilityFor(ctx.config.get());
-  const builtins = BUILTIN_TOOLS.filter((t) => visibility.allowed(t.name, t.name));
+function visibleTools(ctx: OpContext, runId: string | null): Visible[] {
+  const builtins = builtinTools(ctx).map((tool) => ({ tool, source: "builtin" }));
   const catalog = ctx.catalog.visible(ctx.activations.activeNames(runId, ctx.now)).map((t) => ({
-    ...t.record,
-    providerName: t.provider_name,
-    loading_mode: t.effective_mode,
+    tool: { ...t.record, providerName: t.provider_name, loading_mode: t.effective_mode },
+    source: t.source,
   }));
   return [...builtins, ...catalog];
+}
+
+/** What could be dropped to shrink the tool list: packs, skills and activated tools. */
+function contributors(visible: readonly Visible[], rendered: readonly unknown[]): Droppable[] {
+  const by = new Map<string, Droppable>();
+  visible.forEach(({ tool, source }, i) => {
+    const [kind, id] = source.startsWith("pack:")
+      ? (["pack", source.slice(5)] as const)
+      : source.startsWith("skill:")
+        ? (["skill", source.slice(6)] as const)
+        : source === "agent" && tool.loading_mode === "deferred"
+          ? (["activation", tool.name] as const)
+          : [];
+    if (!kind) return;
+    const key = `${kind}:${id}`;
+    const entry = by.get(key) ?? { kind, id, tools: 0, tokens: 0 };
+    entry.tools++;
+    entry.tokens += estimateJsonTokens(rendered[i]);
+    by.set(key, entry);
+  });
+  return [...by.values()];
 }
 
 /**
  * The skill blocks of the system prompt: discovery guidance and the directory when the session
  * has skills, and with a query the most relevant skills within `skills.max_tokens` (pre-flight,
- * RFC v0.3 §3.8), which counts as using them.
+ * RFC v0.3 §3.8), which counts as using them. Skill text is guarded: it names no tool the
+ * session may not use and carries no personal data.
  */
-function skillBlocks(ctx: OpContext, query: string | undefined, searchVisible: boolean): string[] {
+function skillBlocks(ctx: OpContext, guard: TextGuard, query: string | undefined): string[] {
   const config = ctx.config.get().skills;
   if (!config.enabled || ctx.skills.size() === 0) return [];
-  const blocks = [skillDiscoveryBlock(), renderDirectory(ctx).text];
+  const blocks = [guard.text(skillDiscoveryBlock()), renderDirectory(ctx).text];
   if (query?.trim()) {
     const hits = searchSkills(ctx.sql, ctx.skills, { query, search_type: "fts", limit: config.top_k });
     if (hits.length > 0) {
       const skills = hits.map((h) => ctx.skills.resolve(h.id).skill);
-      const text = formatSkills(skills, config.max_tokens);
+      const text = formatSkills(
+        skills.map((s) => guard.skill(s)),
+        config.max_tokens,
+      );
       blocks.push(`<relevant_skills>\n${text}\n</relevant_skills>`);
       ctx.skills.markUsed(
         skills.map((s) => s.id),
@@ -51,22 +83,7 @@ function skillBlocks(ctx: OpContext, query: string | undefined, searchVisible: b
       ctx.events.record("skills_retrieved", { query, ids: skills.map((s) => s.id) }, ctx.now);
     }
   }
-  // Skill text must not name a tool the model may not use: such mentions point to tool_search
-  // instead, or to nothing when tool_search itself is hidden.
-  const hidden = hiddenToolNames(ctx, searchVisible);
-  if (hidden.size === 0) return blocks;
-  const replacement = searchVisible ? "a tool found with tool_search" : "another tool";
-  return blocks.map((b) => redactToolNames(b, (t) => hidden.has(t), replacement));
-}
-
-/** Names (and qualified and provider names) of tools the policy denies, plus hidden builtins. */
-function hiddenToolNames(ctx: OpContext, searchVisible: boolean): Set<string> {
-  const rows = ctx.sql.all<{ name: string; qualified_name: string }>(
-    `SELECT name, qualified_name FROM trove_tools WHERE allowed = 0`,
-  );
-  const hidden = new Set(rows.flatMap((r) => [r.name, r.qualified_name]));
-  if (!searchVisible) hidden.add("tool_search");
-  return hidden;
+  return blocks;
 }
 
 export const ContextOutput = z.object({
@@ -76,6 +93,9 @@ export const ContextOutput = z.object({
   name_map: z.record(z.string(), z.string()).describe("Name the model will call → Trove tool name"),
   deferred_count: z.number().int().describe("Allowed tools not listed, findable with tool_search"),
   token_estimate: z.object({ system: z.number().int(), tools: z.number().int(), total: z.number().int() }),
+  warnings: z
+    .array(ContextWarning)
+    .describe("Over the provider's tool limit or the session's token budget: what to drop"),
 });
 
 export const context = defineOp({
@@ -93,33 +113,47 @@ export const context = defineOp({
   output: ContextOutput,
   handler(ctx, input) {
     const config = ctx.config.get();
-    const tools = visibleTools(ctx, input.run_id ?? null);
+    const visible = visibleTools(ctx, input.run_id ?? null);
+    const tools = visible.map((v) => v.tool);
     const listedDeferred = tools.filter((t) => t.loading_mode === "deferred").length;
     const deferredCount = Math.max(0, ctx.catalog.counts().deferred - listedDeferred);
     const rendered = tools.map((t) => renderTool(t, input.format, config.examples));
     const providerFacing = input.format === "anthropic" || input.format === "openai";
+    const guard = new TextGuard(ctx);
     // Without tool_search (a policy may deny it) there is nothing to tell the model about discovery.
     const blocks = [tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : ""];
-    blocks.push(
-      ...skillBlocks(
-        ctx,
-        input.query,
-        tools.some((t) => t.name === "tool_search"),
-      ),
-    );
+    blocks.push(...skillBlocks(ctx, guard, input.query));
+    blocks.push(guard.text(packsBlock(attachedPacks(ctx, guard))));
     const system = blocks.filter((b) => b !== "").join("\n\n");
     const systemTokens = estimateTokens(system);
     const toolTokens = estimateJsonTokens(rendered);
+    const total = systemTokens + toolTokens;
     return {
       format: input.format,
       system,
       tools: rendered,
       name_map: Object.fromEntries(tools.map((t) => [providerFacing ? t.providerName : t.name, t.name])),
       deferred_count: deferredCount,
-      token_estimate: { system: systemTokens, tools: toolTokens, total: systemTokens + toolTokens },
+      token_estimate: { system: systemTokens, tools: toolTokens, total },
+      warnings: contextWarnings({
+        format: input.format,
+        toolCount: tools.length,
+        totalTokens: total,
+        maxTokens: config.context.max_tokens,
+        contributors: contributors(visible, rendered),
+      }),
     };
   },
 });
+
+/** Metadata of the attached packs (a pack gone from the bundle was detached on load). */
+function attachedPacks(ctx: OpContext, guard: TextGuard) {
+  const attached = new Set(ctx.attachments.packs().map((a) => a.pack));
+  if (attached.size === 0) return [];
+  return attachablePacks(ctx)
+    .filter((p) => attached.has(p.name))
+    .map((p) => packMetadata(p, guard));
+}
 
 export const state = defineOp({
   name: "state",
@@ -139,13 +173,50 @@ export const state = defineOp({
       }),
     ),
     pending_approvals: z.array(ApprovalView),
+    packs: z
+      .array(
+        z.object({
+          pack_id: z.string(),
+          attached_at: z.string(),
+          tools_enabled_at: z.string().nullable(),
+          tools: z.array(z.string()).describe("Tools it brought that the policy allows"),
+        }),
+      )
+      .describe("The Active Pack Set"),
+    skills: z
+      .array(
+        z.object({
+          id: z.string(),
+          enabled_at: z.string(),
+          tools: z.array(z.string()).describe("Tools it brought that the policy allows"),
+        }),
+      )
+      .describe("Skills enabled with skill_enable"),
   }),
   handler(ctx, input) {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // Only tools the policy allows are named (a denied one does not exist).
+    const brought = (source: string) =>
+      ctx.catalog
+        .namesOf(source)
+        .filter((n) => ctx.catalog.find(n))
+        .sort();
     return {
       ...sessionView(ctx),
-      visible: visibleTools(ctx, input.run_id ?? null).map((t) => t.name),
+      visible: visibleTools(ctx, input.run_id ?? null).map((v) => v.tool.name),
       activations: ctx.activations.list(ctx.now),
       pending_approvals: ctx.approvals.pending(),
+      packs: ctx.attachments.packs().map((a) => ({
+        pack_id: a.pack,
+        attached_at: iso(a.attached_at),
+        tools_enabled_at: a.tools_enabled_at === null ? null : iso(a.tools_enabled_at),
+        tools: brought(packSource(a.pack)),
+      })),
+      skills: ctx.attachments.skills().map((e) => ({
+        id: e.qid,
+        enabled_at: iso(e.enabled_at),
+        tools: brought(skillSource(e.qid)),
+      })),
     };
   },
 });

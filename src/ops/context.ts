@@ -1,5 +1,6 @@
 // What an operation handler gets: the session's stores, bound to its SQLite, and the clock.
 import type { Sql } from "../db/sql";
+import type { AttachmentStore } from "../packs/attachments";
 import type { Bundle } from "../packs/bundle";
 import type { SkillStore } from "../skills/skill-store";
 import type { ConfigStore } from "../state/config";
@@ -16,6 +17,8 @@ export interface OpContext {
   approvals: ApprovalStore;
   events: EventLog;
   skills: SkillStore;
+  /** Attached packs and enabled skills. */
+  attachments: AttachmentStore;
   /** The packs this session's skills were loaded from (pins, bundled file texts). */
   bundle: Bundle;
   /** The tenant that owns this session (the first half of the object's name). */

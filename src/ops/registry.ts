@@ -2,7 +2,9 @@
 import { approvalDecide, toolActivate, toolDeactivate, toolResolve } from "./activation-ops";
 import { context, events, state } from "./context-ops";
 import type { Operation } from "./operation";
+import { packAttach, packDetach, packEnableTools, packList, packOpenDocs, packReadFile } from "./pack-ops";
 import { sessionConfigure, sessionDelete, sessionGet } from "./session-ops";
+import { skillDisable, skillEnable } from "./skill-enable-ops";
 import { skillDirectory, skillLoad, skillReadFile } from "./skill-load-ops";
 import { skillGet, skillList, skillSearch } from "./skill-ops";
 import { catalogSync, toolSearch } from "./tool-ops";
@@ -26,6 +28,14 @@ export const OPERATIONS: readonly Operation[] = [
   skillDirectory,
   skillLoad,
   skillReadFile,
+  skillEnable,
+  skillDisable,
+  packList,
+  packAttach,
+  packDetach,
+  packOpenDocs,
+  packReadFile,
+  packEnableTools,
 ];
 
 export const OPERATIONS_BY_NAME: ReadonlyMap<string, Operation> = new Map(

@@ -1,5 +1,6 @@
 // The session resource: read its config and counts, replace its config, erase it.
 import { z } from "zod";
+import { reconcileBroughtTools } from "../packs/pack-tools";
 import { skillPolicy } from "../skills/skill-store";
 import { SessionConfigInput, SessionConfigSchema } from "../state/config";
 import { visibilityFor } from "../tools/policy";
@@ -49,6 +50,8 @@ export const sessionConfigure = defineOp({
     ctx.config.set(config);
     ctx.catalog.applyVisibility(visibilityFor(config));
     ctx.skills.applyPolicy(skillPolicy(config));
+    // A skill the new policy hides is disabled; tools brought by packs and skills follow the policy.
+    reconcileBroughtTools(ctx);
     return sessionView(ctx);
   },
 });

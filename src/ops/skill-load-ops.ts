@@ -3,7 +3,9 @@
 import { z } from "zod";
 import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
+import { PageInput, PageOutput, readPage, relativeFilePath, unsupportedFile } from "../packs/file-pages";
 import { unknownSkill } from "../skills/skill-store";
+import { TextGuard } from "../skills/text-guard";
 import type { OpContext } from "./context";
 import { defineOp } from "./operation";
 
@@ -85,7 +87,7 @@ export function renderDirectory(ctx: OpContext): {
   const { skills } = ctx.config.get();
   if (!skills.enabled || !skills.directory.enabled) return { text: "", entries: [] };
   const { rows, total } = directoryRows(ctx);
-  const text = directoryText(ctx, rows, total);
+  const text = new TextGuard(ctx).text(directoryText(ctx, rows, total));
   if (rows.length > 0) ctx.events.defer("skill_directory_rendered", { entries: rows.length }, ctx.now);
   return { text, entries: rows.map((r) => ({ name: r.name, id: r.qid, title: r.title })) };
 }
@@ -145,7 +147,7 @@ function skillAtPath(ctx: OpContext, raw: string): BundledSkill {
 }
 
 /** A Penguiflow skill as markdown: what the procedure is for, then its steps. */
-function penguiflowBody(s: BundledSkill): string {
+export function penguiflowBody(s: BundledSkill): string {
   const lines = [`# ${s.title}`, "", `Use when: ${s.trigger}`];
   if (s.description !== s.trigger) lines.push("", s.description);
   if (s.preconditions.length > 0) lines.push("", "Preconditions:", ...s.preconditions.map((x) => `- ${x}`));
@@ -211,10 +213,11 @@ export const skillLoad = defineOp({
       };
     }
     ctx.sql.run(REMEMBER, skill.id, skill.content_hash, ctx.now);
+    const shown = new TextGuard(ctx).skill(skill);
     return {
       id: skill.id,
       name: skill.name,
-      body: skill.body ?? penguiflowBody(skill),
+      body: shown.body ?? penguiflowBody(shown),
       base_path,
       files: skill.files.map((f) => f.path),
       reloaded: false as const,
@@ -224,84 +227,17 @@ export const skillLoad = defineOp({
 
 // ── skill_read_file ──────────────────────────────────────────────────────────────────────────────
 
-const MAX_READ_LENGTH = 64_000;
-
-const MIME: Record<string, string> = {
-  md: "text/markdown",
-  markdown: "text/markdown",
-  txt: "text/plain",
-  json: "application/json",
-  yaml: "application/yaml",
-  yml: "application/yaml",
-  py: "text/x-python",
-  ts: "text/typescript",
-  js: "text/javascript",
-  mjs: "text/javascript",
-  sh: "application/x-sh",
-  csv: "text/csv",
-  html: "text/html",
-  htm: "text/html",
-};
-
-const mimeOf = (path: string) => {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return (dot > 0 && MIME[base.slice(dot + 1).toLowerCase()]) || "text/plain";
-};
-
-const invalidPath = (reason: string) =>
-  new TroveError("invalid_path", 400, `path ${reason}`, { field: "path" });
-
-/**
- * A path inside a skill's folder, with `.` and empty segments dropped. Anything that could point
- * outside it — absolute, `..`, backslashes, NUL, or any of these percent-encoded — is refused.
- */
-function skillFilePath(raw: string): string {
-  let decoded = raw;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {
-    // Not percent-encoded (a bare %): only the raw form is checked.
-  }
-  for (const path of raw === decoded ? [raw] : [raw, decoded]) {
-    if (path.includes("\0")) throw invalidPath("contains NUL");
-    if (path.includes("\\")) throw invalidPath("contains a backslash: separate folders with /");
-    if (path.startsWith("/") || /^[A-Za-z]:/.test(path))
-      throw invalidPath("is absolute: give it relative to the skill's folder");
-    if (path.split("/").includes("..")) throw invalidPath("must stay inside the skill's folder (no ..)");
-  }
-  const normalized = raw
-    .split("/")
-    .filter((s) => s !== "" && s !== ".")
-    .join("/");
-  if (normalized === "") throw invalidPath("names no file");
-  return normalized;
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-
 export const skillReadFile = defineOp({
   name: "skill_read_file",
   summary: "Read a file bundled with a skill, a page at a time",
   input: z.strictObject({
     skill: z.string().min(1).max(200).describe("Skill name or qualified id <pack>/<name>"),
     path: z.string().min(1).max(1000).describe("Path relative to the skill's folder, as skill_load lists it"),
-    offset: z.number().int().min(0).default(0).describe("Where to start, in characters (UTF-16 code units)"),
-    length: z.number().int().min(1).max(MAX_READ_LENGTH).default(16_000),
+    ...PageInput,
   }),
-  output: z.object({
-    skill: z.string().describe("The skill's qualified id"),
-    path: z.string(),
-    content: z.string(),
-    offset: z.number().int(),
-    length: z.number().int().describe("Characters returned"),
-    total: z.number().int().describe("Characters in the file"),
-    truncated: z.boolean().describe("Whether the file continues after this page"),
-    next_offset: z.number().int().nullable().describe("Offset of the next page; null at the end"),
-    mime: z.string(),
-  }),
+  output: z.object({ skill: z.string().describe("The skill's qualified id"), ...PageOutput }),
   handler(ctx, input) {
-    const path = skillFilePath(input.path);
+    const path = relativeFilePath(input.path, "the skill's folder");
     // A skill this session cannot see answers exactly like a file that does not exist.
     const unknownFile = () =>
       new TroveError("unknown_file", 404, `no file "${input.path}" in skill "${input.skill}"`, {
@@ -317,40 +253,9 @@ export const skillReadFile = defineOp({
     const listed = skill.files.find((f) => f.path === path);
     if (!listed) throw unknownFile();
     const text = ctx.bundle.files[`${skill.id}/${path}`];
-    if (text === undefined) {
-      throw new TroveError(
-        "unsupported_file",
-        415,
-        `"${path}" (${listed.bytes} bytes) is too large or not UTF-8 text, so it was not bundled`,
-        { field: "path", bytes: listed.bytes },
-      );
-    }
-    const total = text.length;
-    if (input.offset > total) {
-      throw new TroveError(
-        "invalid_offset",
-        400,
-        `offset is past the end of the file (${total} characters)`,
-        {
-          field: "offset",
-          total,
-        },
-      );
-    }
-    let end = Math.min(total, input.offset + input.length);
-    // Never split a surrogate pair: the next page starts with the whole character.
-    if (end < total && end - 1 > input.offset && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-    const content = text.slice(input.offset, end);
-    return {
-      skill: skill.id,
-      path,
-      content,
-      offset: input.offset,
-      length: content.length,
-      total,
-      truncated: end < total,
-      next_offset: end < total ? end : null,
-      mime: mimeOf(path),
-    };
+    if (text === undefined) throw unsupportedFile(path, listed.bytes);
+    // Offsets count characters of the text as shown (after redaction), so pages join up.
+    const shown = new TextGuard(ctx).text(text, { skill });
+    return { skill: skill.id, ...readPage(path, shown, input.offset, input.length) };
   },
 });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { formatSkills } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
+import { TextGuard } from "../skills/text-guard";
 import { defineOp } from "./operation";
 
 const SearchType = z.enum(["fts", "regex", "exact"]);
@@ -30,7 +31,12 @@ export const skillSearch = defineOp({
     search_type: SearchType,
   }),
   handler(ctx, input) {
-    const skills = searchSkills(ctx.sql, ctx.skills, input);
+    const guard = new TextGuard(ctx);
+    const skills = searchSkills(ctx.sql, ctx.skills, input).map((s) => ({
+      ...s,
+      title: guard.text(s.title),
+      trigger: guard.text(s.trigger),
+    }));
     ctx.events.defer(
       "skill_search_query",
       { query: input.query, search_type: input.search_type, results_count: skills.length },
@@ -75,10 +81,13 @@ export const skillGet = defineOp({
       ctx.now,
     );
     ctx.events.record("skill_get", { names: unique.map((s) => s.id), format: input.format }, ctx.now);
-    const skills = unique.map(({ extra: _, source: __, ...s }) => s);
+    // Rendered as this session may see them: no hidden tool named, personal data redacted.
+    const guard = new TextGuard(ctx);
+    const shown = unique.map((s) => guard.skill(s));
+    const skills = shown.map(({ extra: _, source: __, tools: ___, ...s }) => s);
     return {
       skills,
-      formatted_context: input.format === "injection" ? formatSkills(unique, input.max_tokens) : "",
+      formatted_context: input.format === "injection" ? formatSkills(shown, input.max_tokens) : "",
     };
   },
 });
@@ -90,7 +99,7 @@ export const skillList = defineOp({
     page: z.number().int().min(1).default(1),
     page_size: z.number().int().min(1).max(100).default(20),
     task_type: z.string().max(64).optional(),
-    origin: z.enum(["agent_skills", "penguiflow"]).optional(),
+    origin: z.enum(["agent_skills", "penguiflow", "nova"]).optional(),
     pack: z.string().max(64).optional(),
     scope: z.enum(["global", "tenant", "project"]).optional(),
   }),

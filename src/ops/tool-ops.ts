@@ -3,10 +3,8 @@ import { z } from "zod";
 import { visibilityFor } from "../tools/policy";
 import { LoadingMode, MAX_TOOLS, ToolRecord } from "../tools/tool-record";
 import { searchTools } from "../tools/tool-search";
+import { BUILTIN_NAMES } from "./builtin-names";
 import { defineOp } from "./operation";
-
-/** Names the agent's catalog may not use: Trove's own tools shown to the model (ops/builtins.ts). */
-export const BUILTIN_NAMES: readonly string[] = ["tool_search"];
 
 export const CatalogSyncInput = z
   .strictObject({
@@ -23,7 +21,7 @@ export const CatalogSyncInput = z
           message: `duplicate tool name "${tool.name}"`,
         });
       }
-      if (BUILTIN_NAMES.includes(tool.name)) {
+      if ((BUILTIN_NAMES as readonly string[]).includes(tool.name)) {
         ctx.addIssue({
           code: "custom",
           path: ["tools", i, "name"],

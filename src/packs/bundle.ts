@@ -1,4 +1,30 @@
 // The shape of the generated pack bundle (src/generated/packs.ts), written by scripts/build-packs.ts.
+import type { ToolRecordInput } from "../tools/tool-record";
+
+/**
+ * A tool a pack or skill brings (its tools.json), validated at build time. `name` is the bare name
+ * from tools.json; in a session it becomes `<owner>__<name>` with namespace `<owner>` (Nova ADR-014 §7).
+ */
+export type BundledTool = ToolRecordInput;
+
+/** A file of a capability pack, relative to the pack folder; its text is in `Bundle.packFiles`. */
+export interface BundledPackFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+  /** False for binary (not UTF-8) files and files over the size limit: listed, not readable. */
+  text: boolean;
+}
+
+/** What makes a pack attachable (Capability Packs spec §4): its entry doc and files. */
+export interface CapabilityPack {
+  /** Path of the entry doc inside the pack folder. */
+  entry: string;
+  /** `name` and `description` from the entry doc's frontmatter. */
+  name: string;
+  description: string;
+  files: BundledPackFile[];
+}
 
 /** Who may see a pack: every tenant, one tenant, or one project of one tenant. */
 export type PackScope = "global" | "tenant" | "project";
@@ -15,7 +41,13 @@ export interface BundledPack {
   enabled: boolean;
   /** Whether a changed skill replaces the stored one (RFC v0.3 §3.5 update_existing_pack_skills). */
   update_existing: boolean;
-  /** sha256 over the pack's config and its skills' content hashes. */
+  /** The pack's folder, relative to the packs directory. */
+  folder: string;
+  /** Set when the pack has an entry doc and can be attached; null for a pack of skills only. */
+  capability: CapabilityPack | null;
+  /** The pack's tools.json (empty without one). */
+  tools: BundledTool[];
+  /** sha256 over the pack's config, its skills' content hashes, its entry doc, files and tools. */
   hash: string;
 }
 
@@ -31,7 +63,7 @@ export interface BundledSkill {
   tags: string[];
   /** Penguiflow skills: the procedure. Agent Skills: empty (the body holds it). */
   steps: string[];
-  /** Agent Skills: the SKILL.md markdown body. Penguiflow: null. */
+  /** Agent Skills: the SKILL.md markdown body; Nova: instructions.md. Penguiflow: null. */
   body: string | null;
   preconditions: string[];
   failure_modes: string[];
@@ -40,7 +72,9 @@ export interface BundledSkill {
    * the bytes) puts an edit that keeps the size — or of a file too large to store — into content_hash.
    */
   files: { path: string; bytes: number; sha256: string }[];
-  origin: "agent_skills" | "penguiflow";
+  origin: "agent_skills" | "penguiflow" | "nova";
+  /** Tools the skill brings (tools.json in its folder), visible while it is enabled (skill_enable). */
+  tools: BundledTool[];
   /** Path of the defining file, relative to the packs directory. */
   source: string;
   /** Fields the formats define that have no column (license, metadata, cluster, tools, …). */
@@ -66,6 +100,8 @@ export interface Bundle {
   skills: BundledSkill[];
   /** Text of bundled files, keyed `<skill id>/<path>` (files over the size limit are listed, not stored). */
   files: Record<string, string>;
+  /** Text of capability packs' files, keyed `<pack name>/<path>` (text files within the size limit). */
+  packFiles: Record<string, string>;
   /** Search fields by skill id, added by scripts/build-packs.ts; computed at load time when absent. */
   index?: Record<string, SkillIndexFields>;
 }

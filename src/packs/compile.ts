@@ -1,17 +1,24 @@
-// Compiles a packs directory's files into the bundle: pack.yaml, Agent Skills folders (SKILL.md) and
-// Penguiflow skill files (RFC v0.3 §3.5, Appendix D). Pure — no file system — so it also runs in workerd.
+// Compiles a packs directory's files into the bundle: pack.yaml; the entry doc, files and tools.json
+// that make a pack attachable (Capability Packs spec §4, §7); Agent Skills folders (SKILL.md), Nova
+// skill folders (manifest.yaml, ADR-014) and Penguiflow skill files (RFC v0.3 §3.5, Appendix D).
+// Pure — no file system — so it also runs in workerd.
 import { canonicalJson, sha256Hex } from "../search/hash";
 import type { Bundle, BundledPack, BundledSkill } from "./bundle";
+import { listPackFiles, readEntry, resolveEntry } from "./capability";
 import {
-  byPath,
-  check,
-  definitionText,
-  isRecord,
-  type Path,
-  Problems,
-  parseYaml,
-  withoutNulls,
-} from "./sources";
+  baseOf,
+  type Draft,
+  dirOf,
+  type Member,
+  type PackContext,
+  PENGUIFLOW_FILE,
+  readAgentSkill,
+  readPenguiflow,
+} from "./formats";
+import { readNovaSkill } from "./nova-skill";
+import { readPackConfig } from "./pack-config";
+import { byPath, Problems } from "./sources";
+import { namespacedName, readToolsJson, type ToolsFile } from "./tools-json";
 
 /** One file under the packs directory; `path` is relative to it, `/`-separated, pack folder first. */
 export interface PackFile {
@@ -33,7 +40,7 @@ export interface CompileResult {
   warnings: PackProblem[];
 }
 
-/** Bundled files larger than this are listed in their skill but their text is not stored. */
+/** Bundled files larger than this are listed in their skill or pack but their text is not stored. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024;
 
 /** `file:line — field — reason` (no `:line` when it is unknown). */
@@ -41,158 +48,117 @@ export function formatProblem(p: PackProblem): string {
   return `${p.file}${p.line === undefined ? "" : `:${p.line}`} — ${p.field} — ${p.reason}`;
 }
 
-import {
-  baseOf,
-  type Draft,
-  dirOf,
-  type Member,
-  PACK_NAME,
-  PACK_NAME_RULE,
-  PackConfigFile,
-  type PackContext,
-  PENGUIFLOW_FILE,
-  readAgentSkill,
-  readPenguiflow,
-} from "./formats";
-
 // ── Packs ────────────────────────────────────────────────────────────────────────────────────────
 
-type PackConfig = Omit<BundledPack, "hash">;
-
-/** What one file of a pack is; handled by an exhaustive switch in compilePack. */
+/** What one file of a pack is; handled by an exhaustive switch in readSkills. */
 type FileRole =
-  | { kind: "pack_config" }
-  | { kind: "agent_skill"; dir: string }
-  | { kind: "bundled" }
+  | { kind: "pack_config" | "pack_tools" | "skill_part" | "pack_file" }
+  | { kind: "agent_skill" | "nova_skill"; dir: string }
   | { kind: "penguiflow"; format: "md" | "yaml" | "json" | "jsonl" }
   | { kind: "ignored"; level?: "error" | "warning"; reason?: string };
 
 const QUIET_FILES = /^(readme|license|licence|changelog)(\.[a-z]+)?$/i;
 
-/** The nearest folder above `rel` (inside the pack) that holds a SKILL.md, if any. */
+/** Folders (inside the pack, never its root) holding SKILL.md or, failing that, manifest.yaml. */
+interface SkillFolders {
+  agent: ReadonlySet<string>;
+  nova: ReadonlySet<string>;
+  all: ReadonlySet<string>;
+}
+
+function skillFoldersOf(members: readonly Member[]): SkillFolders {
+  const holding = (name: string) =>
+    new Set(members.filter((m) => m.rel.endsWith(`/${name}`)).map((m) => dirOf(m.rel)));
+  const agent = holding("SKILL.md");
+  const nova = new Set([...holding("manifest.yaml")].filter((dir) => !agent.has(dir)));
+  return { agent, nova, all: new Set([...agent, ...nova]) };
+}
+
+/** The nearest folder above `rel` (inside the pack) that is a skill folder, if any. */
 function skillDirOf(rel: string, skillDirs: ReadonlySet<string>): string | undefined {
   for (let dir = dirOf(rel); dir !== ""; dir = dirOf(dir)) if (skillDirs.has(dir)) return dir;
   return undefined;
 }
 
-function classify(rel: string, skillDirs: ReadonlySet<string>): FileRole {
-  const base = baseOf(rel);
-  if (base === "SKILL.md") {
-    return rel === "SKILL.md"
-      ? { kind: "ignored", level: "error", reason: "SKILL.md belongs in a skill folder inside the pack" }
-      : { kind: "agent_skill", dir: dirOf(rel) };
+function classify(rel: string, skills: SkillFolders, attachable: boolean): FileRole {
+  switch (rel) {
+    case "pack.yaml":
+      return { kind: "pack_config" };
+    case "tools.json":
+      return { kind: "pack_tools" };
+    case "SKILL.md":
+      // The entry doc; when it is not one, readEntry has said why.
+      return attachable ? { kind: "pack_file" } : { kind: "ignored" };
+    case "manifest.yaml": {
+      const reason =
+        "manifest.yaml belongs in a Nova skill folder inside the pack (<pack>/<skill>/manifest.yaml)";
+      return { kind: "ignored", level: "error", reason };
+    }
   }
-  // Everything in an Agent Skills folder is that skill's, even a file named like a Penguiflow skill.
-  if (skillDirOf(rel, skillDirs) !== undefined) return { kind: "bundled" };
-  if (rel === "pack.yaml") return { kind: "pack_config" };
+  const base = baseOf(rel);
+  const dir = dirOf(rel);
+  if (base === "SKILL.md") return { kind: "agent_skill", dir };
+  if (base === "manifest.yaml" && skills.nova.has(dir)) return { kind: "nova_skill", dir };
+  if (base === "manifest.yaml" && skills.agent.has(dir)) {
+    const reason = "a skill folder holds SKILL.md (Agent Skills) or manifest.yaml (Nova), not both";
+    return { kind: "ignored", level: "error", reason };
+  }
+  // Everything in a skill folder is that skill's, even a file named like a Penguiflow skill.
+  if (skillDirOf(rel, skills.all) !== undefined) return { kind: "skill_part" };
   const format = PENGUIFLOW_FILE.exec(base)?.[1];
   if (format) return { kind: "penguiflow", format: format === "yml" ? "yaml" : (format as "md" | "yaml") };
+  // Every file of an attachable pack is one the agent may read (spec §4.1 docs/, resources/, scripts/).
+  if (attachable) return { kind: "pack_file" };
   if (QUIET_FILES.test(base)) return { kind: "ignored" };
   return {
     kind: "ignored",
     level: "warning",
-    reason: "not a skill file (*.skill.md|yaml|yml|json|jsonl, or a folder with SKILL.md); ignored",
+    reason:
+      "not a skill file (*.skill.md|yaml|yml|json|jsonl, or a folder with SKILL.md or manifest.yaml); ignored",
   };
-}
-
-interface ReadConfig {
-  config: PackConfig;
-  lineOf(path: Path): number | undefined;
-}
-
-function readPackConfig(folder: string, file: PackFile | undefined, problems: Problems): ReadConfig {
-  const defaults: PackConfig = {
-    name: folder,
-    version: null,
-    description: null,
-    scope: "global",
-    tenant_id: null,
-    project_id: null,
-    pinned: [],
-    enabled: true,
-    update_existing: true,
-  };
-  const text = file && definitionText(file, problems);
-  const source = file && text != null ? parseYaml(text, file.path, 1, "yaml", problems) : null;
-  const where = file?.path ?? folder;
-  if (!source || source.value === null) {
-    if (!PACK_NAME.test(folder))
-      problems.add(
-        "error",
-        where,
-        "name",
-        `folder name "${folder}" ${PACK_NAME_RULE}; set name in pack.yaml`,
-      );
-    return { config: defaults, lineOf: () => undefined };
-  }
-  if (isRecord(source.value)) {
-    const fields = withoutNulls(source.value);
-    // `version: 1.10` must stay "1.10", not become the number 1.1.
-    if (typeof fields.version === "number") fields.version = source.scalarSource("version");
-    for (const key of Object.keys(fields).filter((k) => !(k in PackConfigFile.shape)))
-      problems.add("warning", source.file, key, "unknown field; ignored", source.lineOf([key]));
-    source.value = fields;
-  }
-  const data = check(PackConfigFile, source, problems, "pack");
-  if (!data) {
-    const name = isRecord(source.value) ? PACK_NAME.exec(String(source.value.name))?.[0] : undefined;
-    return { config: { ...defaults, name: name ?? folder }, lineOf: source.lineOf };
-  }
-  const config: PackConfig = {
-    ...defaults,
-    name: data.name ?? folder,
-    version: data.version ?? null,
-    description: data.description ?? null,
-    scope: data.scope ?? "global",
-    tenant_id: data.tenant_id ?? null,
-    project_id: data.project_id ?? null,
-    pinned: [...new Set(data.pinned ?? [])],
-    enabled: data.enabled ?? true,
-    update_existing: data.update_existing ?? true,
-  };
-  if (data.name === undefined && !PACK_NAME.test(folder))
-    problems.add("error", source.file, "name", `folder name "${folder}" ${PACK_NAME_RULE}; set name`);
-  // Scope decides which ids matter: a tenant pack needs its tenant, a project pack both.
-  const scopeLine = source.lineOf(["scope"]);
-  if (config.scope !== "global" && config.tenant_id === null)
-    problems.add("error", source.file, "tenant_id", `required when scope is ${config.scope}`, scopeLine);
-  if (config.scope === "project" && config.project_id === null)
-    problems.add("error", source.file, "project_id", "required when scope is project", scopeLine);
-  for (const key of ["tenant_id", "project_id"] as const) {
-    if (
-      config[key] !== null &&
-      (config.scope === "global" || (config.scope === "tenant" && key === "project_id"))
-    ) {
-      problems.add("warning", source.file, key, `ignored: scope is ${config.scope}`, source.lineOf([key]));
-      config[key] = null;
-    }
-  }
-  return { config, lineOf: source.lineOf };
 }
 
 // ── Assembly ─────────────────────────────────────────────────────────────────────────────────────
 
-function compilePack(folder: string, members: readonly Member[], maxFileBytes: number, problems: Problems) {
-  const configFile = members.find((m) => m.rel === "pack.yaml")?.file;
-  const { config, lineOf } = readPackConfig(folder, configFile, problems);
-  const ctx: PackContext = { pack: config.name, problems, maxFileBytes };
-  const skillDirs = new Set(
-    members.filter((m) => baseOf(m.rel) === "SKILL.md" && m.rel !== "SKILL.md").map((m) => dirOf(m.rel)),
-  );
-  const roles = members.map((member) => ({ member, role: classify(member.rel, skillDirs) }));
-  const bundledIn = new Map<string, Member[]>();
+/** Where a tool with a namespaced name was defined, for the bundle-wide uniqueness check. */
+interface ToolPlace {
+  name: string;
+  file: string;
+  field: string;
+  line?: number;
+}
+
+const placesOf = (owner: string, tools: ToolsFile | undefined): ToolPlace[] =>
+  tools?.tools.map((tool, i) => {
+    const { index, line } = tools.places[i] ?? { index: i };
+    const place = { name: namespacedName(owner, tool.name), file: tools.file, field: `tools[${index}].name` };
+    return line === undefined ? place : { ...place, line };
+  }) ?? [];
+
+/** Reads the pack's skills, file by file; `skillParts` are the files their skill reads or lists. */
+function readSkills(ctx: PackContext, members: readonly Member[], attachable: boolean) {
+  const folders = skillFoldersOf(members);
+  const roles = members.map((member) => ({ member, role: classify(member.rel, folders, attachable) }));
+  const partsOf = new Map<string, Member[]>();
   for (const { member, role } of roles) {
-    const dir = role.kind === "bundled" ? skillDirOf(member.rel, skillDirs) : undefined;
-    if (dir !== undefined) bundledIn.set(dir, [...(bundledIn.get(dir) ?? []), member]);
+    const dir = role.kind === "skill_part" ? skillDirOf(member.rel, folders.all) : undefined;
+    if (dir !== undefined) partsOf.set(dir, [...(partsOf.get(dir) ?? []), member]);
   }
   const drafts: Draft[] = [];
   for (const { member, role } of roles) {
     switch (role.kind) {
       case "pack_config":
-      case "bundled":
+      case "pack_tools":
+      case "skill_part":
+      case "pack_file":
         break;
       case "agent_skill": {
-        const draft = readAgentSkill(ctx, member.file, role.dir, bundledIn.get(role.dir) ?? []);
+        const draft = readAgentSkill(ctx, member.file, role.dir, partsOf.get(role.dir) ?? []);
+        if (draft) drafts.push(draft);
+        break;
+      }
+      case "nova_skill": {
+        const draft = readNovaSkill(ctx, member, role.dir, partsOf.get(role.dir) ?? []);
         if (draft) drafts.push(draft);
         break;
       }
@@ -200,7 +166,7 @@ function compilePack(folder: string, members: readonly Member[], maxFileBytes: n
         drafts.push(...readPenguiflow(ctx, member, role.format));
         break;
       case "ignored":
-        if (role.level && role.reason) problems.add(role.level, member.file.path, "file", role.reason);
+        if (role.level && role.reason) ctx.problems.add(role.level, member.file.path, "file", role.reason);
         break;
       default: {
         const unhandled: never = role;
@@ -208,9 +174,16 @@ function compilePack(folder: string, members: readonly Member[], maxFileBytes: n
       }
     }
   }
+  const skillParts = new Set([...partsOf.values()].flat().map((m) => m.rel));
+  return { drafts, skillParts };
+}
+
+/** Hashes the drafts into skills, keeping the first of each id. */
+function acceptSkills(drafts: readonly Draft[], problems: Problems) {
   const first = new Map<string, Draft>();
   const skills: BundledSkill[] = [];
   const texts: [string, string][] = [];
+  const tools: ToolPlace[] = [];
   for (const draft of drafts) {
     const { id, source } = draft.skill;
     const earlier = first.get(id);
@@ -228,9 +201,29 @@ function compilePack(folder: string, members: readonly Member[], maxFileBytes: n
     first.set(id, draft);
     skills.push({ ...draft.skill, content_hash: sha256Hex(canonicalJson(draft.skill)) });
     for (const [path, text] of draft.texts) texts.push([`${id}/${path}`, text]);
+    tools.push(...placesOf(draft.skill.name, draft.tools));
   }
+  return { skills, texts, tools };
+}
+
+function compilePack(folder: string, members: readonly Member[], maxFileBytes: number, problems: Problems) {
+  const configFile = members.find((m) => m.rel === "pack.yaml")?.file;
+  const { config, entry, lineOf } = readPackConfig(folder, configFile, problems);
+  const ctx: PackContext = { pack: config.name, problems, maxFileBytes };
+  const toolsFile = members.find((m) => m.rel === "tools.json")?.file;
+  const choice = resolveEntry(members, entry);
+  const where = { file: configFile?.path ?? `${folder}/pack.yaml`, line: lineOf(["entry"]) };
+  const doc = readEntry(ctx, choice, toolsFile !== undefined, where);
+  if (toolsFile && choice.kind === "none") {
+    const reason =
+      "no entry doc: tools need an attachable pack (add SKILL.md or README.md with name and description frontmatter, or set entry in pack.yaml)";
+    problems.add("error", toolsFile.path, "file", reason);
+  }
+  const packTools = toolsFile && readToolsJson(toolsFile, { kind: "pack", name: config.name }, problems);
+  const { drafts, skillParts } = readSkills(ctx, members, doc !== null);
+  const accepted = acceptSkills(drafts, problems);
   config.pinned.forEach((name, i) => {
-    if (!skills.some((s) => s.name === name)) {
+    if (!accepted.skills.some((s) => s.name === name)) {
       const file = configFile?.path ?? folder;
       problems.add(
         "warning",
@@ -241,9 +234,44 @@ function compilePack(folder: string, members: readonly Member[], maxFileBytes: n
       );
     }
   });
-  const hashes = skills.map((s) => s.content_hash).sort(byPath);
-  const pack: BundledPack = { ...config, hash: sha256Hex(canonicalJson({ config, skills: hashes })) };
-  return { pack, skills, texts };
+  const listed = doc && listPackFiles(ctx, members, doc.entry, skillParts);
+  const unhashed: Omit<BundledPack, "hash"> = {
+    ...config,
+    capability: doc && listed ? { ...doc, files: listed.files } : null,
+    tools: packTools?.tools ?? [],
+  };
+  // The capability's files carry their sha256, so the hash covers the entry doc and every file.
+  const skillHashes = accepted.skills.map((s) => s.content_hash).sort(byPath);
+  const pack: BundledPack = {
+    ...unhashed,
+    hash: sha256Hex(canonicalJson({ pack: unhashed, skills: skillHashes })),
+  };
+  return {
+    pack,
+    skills: accepted.skills,
+    texts: accepted.texts,
+    packTexts: (listed?.texts ?? []).map(([path, text]): [string, string] => [
+      `${config.name}/${path}`,
+      text,
+    ]),
+    tools: [...placesOf(config.name, packTools), ...accepted.tools],
+  };
+}
+
+/** Namespaced tool names are unique in the whole bundle: a session may hold every pack (ADR-014 §7). */
+function checkToolNames(places: ToolPlace[], problems: Problems) {
+  const first = new Map<string, ToolPlace>();
+  const order = (a: ToolPlace, b: ToolPlace) => byPath(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0);
+  for (const place of places.sort(order)) {
+    const earlier = first.get(place.name);
+    if (!earlier) {
+      first.set(place.name, place);
+      continue;
+    }
+    const where = `${earlier.file}${earlier.line === undefined ? "" : `:${earlier.line}`}`;
+    const reason = `namespaced name "${place.name}" is already used by ${where}`;
+    problems.add("error", place.file, place.field, reason, place.line);
+  }
 }
 
 /**
@@ -285,6 +313,8 @@ export function compilePacks(
   const packs: BundledPack[] = [];
   const skills: BundledSkill[] = [];
   const texts: [string, string][] = [];
+  const packTexts: [string, string][] = [];
+  const tools: ToolPlace[] = [];
   const folderOf = new Map<string, string>();
   for (const [folder, members] of folders) {
     const compiled = compilePack(folder, members, maxFileBytes, problems);
@@ -298,14 +328,24 @@ export function compilePacks(
     packs.push(compiled.pack);
     skills.push(...compiled.skills);
     texts.push(...compiled.texts);
+    packTexts.push(...compiled.packTexts);
+    tools.push(...compiled.tools);
   }
+  checkToolNames(tools, problems);
   packs.sort((a, b) => byPath(a.name, b.name));
   skills.sort((a, b) => byPath(a.id, b.id));
   texts.sort(([a], [b]) => byPath(a, b));
+  packTexts.sort(([a], [b]) => byPath(a, b));
   const hash = sha256Hex(canonicalJson(packs.map((p) => p.hash).sort(byPath)));
   const order = (a: PackProblem, b: PackProblem) => byPath(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0);
   return {
-    bundle: { hash, packs, skills, files: Object.fromEntries(texts) },
+    bundle: {
+      hash,
+      packs,
+      skills,
+      files: Object.fromEntries(texts),
+      packFiles: Object.fromEntries(packTexts),
+    },
     errors: problems.errors.sort(order),
     warnings: problems.warnings.sort(order),
   };

@@ -1,13 +1,13 @@
-// The pack formats: schemas of pack.yaml, SKILL.md frontmatter and Penguiflow skills, and the
-// readers that turn a skill's files into a draft record (used by compile.ts).
-import { createHash } from "node:crypto";
+// The pack formats: schemas of pack.yaml, entry docs, SKILL.md frontmatter, Nova manifests and
+// Penguiflow skills, and the Agent Skills and Penguiflow readers that turn a skill's files into a
+// draft record (used by compile.ts; Nova folders are read by nova-skill.ts).
 import { z } from "zod";
 import type { BundledSkill } from "./bundle";
 import type { PackFile } from "./compile";
 import {
-  bytesOf,
   check,
   definitionText,
+  fileFacts,
   isRecord,
   nearestLine,
   type Problems,
@@ -16,9 +16,9 @@ import {
   type Source,
   sortedRecord,
   splitFrontmatter,
-  textOf,
   withoutNulls,
 } from "./sources";
+import { readToolsJson, type ToolsFile } from "./tools-json";
 
 // ── Schemas ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -37,6 +37,12 @@ export const AGENT_SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(-[a-z0-9]+)*$/;
 export const AGENT_SKILL_NAME_RULE =
   "must be 1–64 lowercase letters, digits and single hyphens, with no hyphen at either end";
 export const PENGUIFLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+/** Nova skill names (ADR-014 §1: `employee_onboarding`). */
+export const NOVA_SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** A path to a file inside the pack: relative, `/`-separated, no `.` or `..` steps. */
+const isInsidePath = (path: string) =>
+  !path.includes("\\") && path.split("/").every((step) => step !== "" && step !== "." && step !== "..");
 
 export const PackConfigFile = z.object(
   {
@@ -51,6 +57,31 @@ export const PackConfigFile = z.object(
     pinned: StrList.optional(),
     enabled: Bool.optional(),
     update_existing: Bool.optional(),
+    entry: Str.refine(isInsidePath, "must be a path inside the pack, like docs/guide.md").optional(),
+  },
+  { error: "must be a mapping of fields" },
+);
+
+/** An attachable pack's entry doc frontmatter (Capability Packs §4.3); other keys stay in the doc. */
+export const EntryFrontmatter = z.looseObject(
+  {
+    name: NonBlank.max(64, "must be at most 64 characters"),
+    description: NonBlank.max(1024, "must be at most 1024 characters"),
+  },
+  { error: "must be a mapping of fields" },
+);
+
+/** A Nova skill folder's manifest.yaml (ADR-014 §1); unknown keys are kept in `extra`. */
+export const NovaManifest = z.looseObject(
+  {
+    name: Str.regex(
+      NOVA_SKILL_NAME,
+      "must be 1–64 lowercase letters, digits, _ and - (starting with a letter or digit)",
+    ),
+    version: NonBlank.optional(),
+    description: NonBlank.max(1024, "must be at most 1024 characters"),
+    author: NonBlank.optional(),
+    tags: StrList.optional(),
   },
   { error: "must be a mapping of fields" },
 );
@@ -90,11 +121,15 @@ export const PENGUIFLOW_FILE = /\.skill\.(md|ya?ml|jsonl?)$/;
 export const PENGUIFLOW_COLUMNS = new Set(Object.keys(PenguiflowSkill.shape));
 
 export type SkillDraft = Omit<BundledSkill, "content_hash">;
-/** A skill before hashing, with its bundled texts (by path in its folder) and where it was named. */
+/**
+ * A skill before hashing, with its bundled texts (by path in its folder), where it was named, and
+ * where its tools were defined (to name both places when two tools' namespaced names collide).
+ */
 export interface Draft {
   skill: SkillDraft;
   texts: [string, string][];
   line?: number;
+  tools?: ToolsFile;
 }
 export const dirOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
 export const baseOf = (rel: string) => rel.slice(rel.lastIndexOf("/") + 1);
@@ -119,15 +154,15 @@ export function bundleFiles(ctx: PackContext, dir: string, members: readonly Mem
   const texts: [string, string][] = [];
   for (const { rel, file } of members) {
     const path = rel.slice(dir.length + 1);
-    const bytes = bytesOf(file.content);
-    files.push({ path, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
-    const text = bytes.length > ctx.maxFileBytes ? undefined : textOf(file.content);
+    const { bytes, sha256, text: decoded } = fileFacts(file.content);
+    files.push({ path, bytes, sha256 });
+    const text = bytes > ctx.maxFileBytes ? undefined : decoded;
     if (text === undefined) {
       ctx.problems.add(
         "warning",
         file.path,
         "file",
-        `${bytes.length} bytes is over the ${ctx.maxFileBytes}-byte limit; listed, not stored`,
+        `${bytes} bytes is over the ${ctx.maxFileBytes}-byte limit; listed, not stored`,
       );
     } else if (text === null) {
       ctx.problems.add("warning", file.path, "file", "not UTF-8 text; listed, not stored");
@@ -147,7 +182,10 @@ export function firstHeading(markdown: string): string | undefined {
   return undefined;
 }
 
-/** An Agent Skills folder: SKILL.md (frontmatter + instructions) and the files beside and below it. */
+/**
+ * An Agent Skills folder: SKILL.md (frontmatter + instructions), an optional tools.json beside it, and
+ * the files beside and below it.
+ */
 export function readAgentSkill(
   ctx: PackContext,
   file: PackFile,
@@ -209,7 +247,13 @@ export function readAgentSkill(
     return null;
   }
   const markdown = body.replace(/^\s*\n/, "").trimEnd();
-  const { files, texts } = bundleFiles(ctx, dir, members);
+  const toolsFile = members.find((m) => m.rel === `${dir}/tools.json`);
+  const tools = toolsFile && readToolsJson(toolsFile.file, { kind: "skill", name }, problems);
+  const { files, texts } = bundleFiles(
+    ctx,
+    dir,
+    members.filter((m) => m !== toolsFile),
+  );
   const extra = Object.entries(data).filter(([key]) => key !== "name" && key !== "description");
   const skill: SkillDraft = {
     id: `${ctx.pack}/${name}`,
@@ -226,10 +270,11 @@ export function readAgentSkill(
     failure_modes: [],
     files,
     origin: "agent_skills",
+    tools: tools?.tools ?? [],
     source: file.path,
     extra: sortedRecord(Object.fromEntries(extra)),
   };
-  return { skill, texts, line: source.lineOf(["name"]) };
+  return { skill, texts, line: source.lineOf(["name"]), tools };
 }
 
 /** `api/pagination/cursor_loop.skill.yaml` → `api.pagination.cursor_loop` (RFC v0.3 §3.2 naming). */
@@ -275,6 +320,8 @@ export function penguiflowDraft(
     failure_modes: data.failure_modes ?? [],
     files: [],
     origin: "penguiflow",
+    // Penguiflow `tools:` are hints to the agent (RFC v0.3 Appendix D), kept in extra, not tools to add.
+    tools: [],
     source: source.file,
     extra: sortedRecord(Object.fromEntries(extra)),
   };

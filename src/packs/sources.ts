@@ -1,5 +1,6 @@
 // Parsing pack files with line numbers (YAML, JSON, frontmatter) and reading them as text; problems
 // are collected, never thrown. Used by the pack compiler (compile.ts).
+import { createHash } from "node:crypto";
 import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { PackFile, PackProblem } from "./compile";
@@ -43,25 +44,73 @@ export function nearestLine(source: Source, path: Path): number | undefined {
   return undefined;
 }
 
-/** Validates, reporting every issue with its field and line; undefined when anything failed. */
+const TYPE_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  boolean: "true or false",
+  array: "a list",
+  object: "an object",
+  record: "an object",
+};
+
+const plural = (n: number | bigint, unit: string) => `${n} ${unit}${n === 1 || n === 1n ? "" : "s"}`;
+const UNITS: Record<string, string> = { string: "character", array: "item", set: "item" };
+
+/** Plain words for zod's default messages; a schema's own messages take precedence over these. */
+const plainMessages: z.core.$ZodErrorMap = (issue) => {
+  const unit = UNITS[String("origin" in issue ? issue.origin : "")];
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined
+        ? "is required"
+        : `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+    case "invalid_value":
+      return `must be ${issue.values.length === 1 ? "" : "one of "}${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "too_big":
+      return unit ? `must have at most ${plural(issue.maximum, unit)}` : `must be at most ${issue.maximum}`;
+    case "too_small":
+      return unit ? `must have at least ${plural(issue.minimum, unit)}` : `must be at least ${issue.minimum}`;
+    case "unrecognized_keys":
+      return `unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}`;
+    default:
+      return undefined;
+  }
+};
+
+/**
+ * Validates, reporting every issue with its field and line; undefined when anything failed. `at` is
+ * the field path shown before each issue's own (`tools[1]` for one record of a list).
+ */
 export function check<T>(
   schema: z.ZodType<T>,
   source: Source,
   problems: Problems,
   root: string,
+  at: Path = [],
 ): T | undefined {
-  const result = schema.safeParse(source.value);
+  const result = schema.safeParse(source.value, { error: plainMessages });
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
     problems.add(
       "error",
       source.file,
-      fieldName(issue.path) || root,
+      fieldName([...at, ...issue.path]) || root,
       issue.message,
       nearestLine(source, issue.path),
     );
   }
   return undefined;
+}
+
+/** The part of a source at `path`, with lines still looked up in the whole file. */
+export function within(source: Source, path: Path, value: unknown): Source {
+  return {
+    file: source.file,
+    value,
+    lineOf: (rest) => source.lineOf([...path, ...rest]),
+    scalarSource: () => undefined,
+  };
 }
 
 export function offsetOf(doc: Document, path: Path): number | undefined {
@@ -128,7 +177,11 @@ export function parseJson(text: string, file: string, firstLine: number, problem
     return {
       file,
       value,
-      lineOf: (path) => asYaml()?.lineOf(path) ?? firstLine,
+      // Undefined for a missing field, so nearestLine can fall back to the value around it.
+      lineOf: (path) => {
+        const yaml = asYaml();
+        return yaml ? yaml.lineOf(path) : firstLine;
+      },
       scalarSource: () => undefined,
     };
   } catch (e) {
@@ -190,6 +243,13 @@ export function textOf(content: string | Uint8Array): string | null {
 
 export const bytesOf = (content: string | Uint8Array) =>
   typeof content === "string" ? new TextEncoder().encode(content) : content;
+
+/** What a bundle records of a file: its size, the sha256 of its bytes, and its text when it has one. */
+export function fileFacts(content: string | Uint8Array) {
+  const bytes = bytesOf(content);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  return { bytes: bytes.length, sha256, text: textOf(content) };
+}
 
 /** A definition file's text with a leading BOM dropped and CRLF line ends made LF (stable hashes). */
 export function definitionText(file: PackFile, problems: Problems): string | null {

@@ -83,7 +83,7 @@ export function skillDiscoveryBlock(): string {
   return [
     "<skill_discovery>",
     "Skills are short playbooks for recurring tasks. Call `skill_search` with what you are trying to do",
-    "to find one, then `skill_get` (or `skill_load`) with its name to read it before you act.",
+    "to find one, then `skill_load` with its name to read it before you act.",
     "</skill_discovery>",
   ].join("\n");
 }

@@ -50,6 +50,8 @@ export const SessionConfigInput = z.strictObject({
       enabled: z.boolean().default(true),
       max_tokens: z.number().int().min(200).max(6000).default(2000),
       top_k: z.number().int().min(1).max(10).default(3),
+      /** Emails, phone numbers, tokens and URL query strings in rendered skill and pack text (RFC v0.3 App. C). */
+      redact_pii: z.boolean().default(true),
       directory: z
         .strictObject({
           enabled: z.boolean().default(true),
@@ -62,8 +64,18 @@ export const SessionConfigInput = z.strictObject({
       enabled: true,
       max_tokens: 2000,
       top_k: 3,
+      redact_pii: true,
       directory: { enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" },
     }),
+  /**
+   * The session's budget for what `context` returns (system blocks plus tool definitions, by the
+   * token estimator). Over it, `context` still answers and warns what to drop.
+   */
+  context: z
+    .strictObject({
+      max_tokens: z.number().int().min(100).max(2_000_000).nullable().default(null),
+    })
+    .default({ max_tokens: null }),
   /** An idle session's storage is erased after this long (the alarm); any request extends it. */
   ttl_seconds: z
     .number()

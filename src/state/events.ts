@@ -18,7 +18,12 @@ export type EventType =
   | "skill_get"
   | "skill_list"
   | "skill_directory_rendered"
-  | "skill_loaded";
+  | "skill_loaded"
+  | "skill_enabled"
+  | "skill_disabled"
+  | "pack_attached"
+  | "pack_detached"
+  | "pack_tools_enabled";
 
 export interface SessionEvent {
   id: number;

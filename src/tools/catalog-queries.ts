@@ -9,6 +9,8 @@ export interface StoredTool {
   qualified_name: string;
   effective_mode: LoadingMode;
   record: NormalizedTool;
+  /** Who brought it: "agent", "pack:<pack>" or "skill:<qid>". */
+  source: string;
 }
 
 interface StoredToolRow {
@@ -17,9 +19,10 @@ interface StoredToolRow {
   qualified_name: string;
   effective_mode: LoadingMode;
   record: string;
+  source: string;
 }
 
-const STORED_COLUMNS = "name, provider_name, qualified_name, effective_mode, record";
+const STORED_COLUMNS = "name, provider_name, qualified_name, effective_mode, record, source";
 
 function toStoredTool(row: StoredToolRow): StoredTool {
   return {
@@ -27,6 +30,7 @@ function toStoredTool(row: StoredToolRow): StoredTool {
     provider_name: row.provider_name ?? row.name,
     qualified_name: row.qualified_name,
     effective_mode: row.effective_mode,
+    source: row.source,
     // Written by sync from a validated record (canonical JSON of NormalizedTool).
     record: JSON.parse(row.record) as NormalizedTool,
   };

@@ -27,6 +27,15 @@ export interface SyncResult {
   total: number;
 }
 
+/** Who put a tool in the catalog: the agent's catalog_sync, or a pack or skill that brings tools. */
+export type ToolSource = "agent" | `pack:${string}` | `skill:${string}`;
+export const AGENT: ToolSource = "agent";
+
+/** A sync by a pack or skill: names the agent's catalog already holds stay the agent's. */
+export interface SourceSyncResult extends SyncResult {
+  skipped: string[];
+}
+
 /** What search and listing need of a tool, kept in memory between writes. */
 export interface CatalogEntry {
   id: number;
@@ -55,10 +64,11 @@ const ENTRY_COLUMNS = `id, name, qualified_name, namespace, description, tags, s
 const UPSERT = `
   INSERT INTO trove_tools (name, qualified_name, local_name, namespace, description, tags, side_effects,
     loading_mode, effective_mode, allowed, record, record_hash,
-    f_name, f_namespace, f_tags, f_description, f_params, f_examples, provider_name)
+    f_name, f_namespace, f_tags, f_description, f_params, f_examples, provider_name, source)
   SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6,
     j.value->>7, j.value->>8, j.value->>9, j.value->>10, j.value->>11,
-    j.value->>12, j.value->>13, j.value->>14, j.value->>15, j.value->>16, j.value->>17, j.value->>18
+    j.value->>12, j.value->>13, j.value->>14, j.value->>15, j.value->>16, j.value->>17, j.value->>18,
+    j.value->>19
   FROM json_each(?) AS j WHERE true
   ON CONFLICT (name) DO UPDATE SET
     qualified_name = excluded.qualified_name, local_name = excluded.local_name,
@@ -67,10 +77,15 @@ const UPSERT = `
     effective_mode = excluded.effective_mode, allowed = excluded.allowed, record = excluded.record,
     record_hash = excluded.record_hash, f_name = excluded.f_name, f_namespace = excluded.f_namespace,
     f_tags = excluded.f_tags, f_description = excluded.f_description, f_params = excluded.f_params,
-    f_examples = excluded.f_examples, provider_name = excluded.provider_name`;
+    f_examples = excluded.f_examples, provider_name = excluded.provider_name, source = excluded.source`;
+
+interface Held {
+  hash: string;
+  source: ToolSource;
+}
 
 export class CatalogStore {
-  #hashes: Map<string, string> | null = null;
+  #hashes: Map<string, Held> | null = null;
   #entries: CatalogEntry[] | null = null;
   #size: number | null = null;
   #counts: CatalogCounts | null = null;
@@ -105,23 +120,53 @@ export class CatalogStore {
       const { fingerprint, total } = this.#lastSync.result;
       return { fingerprint, added: 0, updated: 0, removed: 0, unchanged: inputs.length, total };
     }
-    const result = this.syncRecords(inputs, mode, visibility);
+    const result = this.syncRecords(inputs, mode, visibility, AGENT);
     this.#lastSync = { digest, result };
     return result;
+  }
+
+  /**
+   * Replaces the tools a pack or skill brings with `inputs` (none: removes them all). A name the
+   * agent's catalog (or another pack or skill) already holds is skipped: the first holder keeps it.
+   */
+  syncSource(
+    source: Exclude<ToolSource, "agent">,
+    inputs: readonly ToolRecordInput[],
+    visibility: Visibility,
+  ): SourceSyncResult {
+    const held = this.hashes();
+    const skipped = inputs.filter((t) => (held.get(t.name)?.source ?? source) !== source).map((t) => t.name);
+    const own = inputs.filter((t) => !skipped.includes(t.name));
+    return { ...this.syncRecords(own, "replace", visibility, source), skipped };
+  }
+
+  /** Names of the tools a source brought (allowed or not). */
+  namesOf(source: string): string[] {
+    return [...this.hashes()].filter(([, held]) => held.source === source).map(([name]) => name);
   }
 
   private syncRecords(
     inputs: readonly ToolRecordInput[],
     mode: "replace" | "merge",
     visibility: Visibility,
+    source: ToolSource,
   ): SyncResult {
-    const existing = this.hashes();
+    const held = this.hashes();
+    // This source's tools by hash; a name held by another source is taken over by the agent
+    // (the agent's own catalog always wins), so for it the record is new.
+    const existing = new Map<string, string>();
+    const others = new Map<string, Held>();
+    for (const [name, h] of held) {
+      if (h.source === source) existing.set(name, h.hash);
+      else others.set(name, h);
+    }
     const next = mode === "replace" ? new Map<string, string>() : new Map(existing);
     const rows: unknown[][] = [];
     let added = 0;
     let updated = 0;
     const seen = new Map<string, string>();
     for (const input of inputs) {
+      others.delete(input.name);
       // A record's hash is a pure function of its JSON, so hashes computed before are reused: a
       // re-sent record costs one JSON.stringify, not a canonicalization and a sha256.
       const raw = JSON.stringify(input);
@@ -162,13 +207,15 @@ export class CatalogStore {
         fields.f_examples,
       ]);
     }
-    this.#hashByRaw = seen;
+    // The raw → hash map serves the agent's catalog, which is re-sent every turn.
+    if (source === AGENT) this.#hashByRaw = seen;
     const removed = mode === "replace" ? [...existing.keys()].filter((name) => !next.has(name)) : [];
-    if (next.size > MAX_TOOLS) {
+    const present = [...others.keys(), ...next.keys()];
+    if (present.length > MAX_TOOLS) {
       throw new TroveError("catalog_too_large", 400, `a session holds at most ${MAX_TOOLS} tools`, {
         field: "tools",
         limit: MAX_TOOLS,
-        total: next.size,
+        total: present.length,
       });
     }
     const unchanged = inputs.length - added - updated;
@@ -181,19 +228,25 @@ export class CatalogStore {
       this.sql.run(`DELETE FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`, chunk);
     }
     const rowAllowed = new Map(rows.map((row) => [row[0] as string, row[9] === 1]));
-    const allowed = [...next.keys()].filter((name) => rowAllowed.get(name) ?? stored.get(name)?.allowed);
-    const desired = desiredProviderNames(allowed, [...next.keys()]);
+    const allowed = present.filter((name) => rowAllowed.get(name) ?? stored.get(name)?.allowed);
+    const desired = desiredProviderNames(allowed, present);
     this.freeProviderNames(desired, stored);
-    for (const row of rows) row.push(desired.get(row[0] as string) ?? null);
+    for (const row of rows) row.push(desired.get(row[0] as string) ?? null, source);
     for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
     this.writeProviderNames(desired, stored, new Set(rowAllowed.keys()));
-    const fingerprint = fingerprintOf(next.values());
-    this.sql.run(
-      `INSERT INTO trove_meta (key, value) VALUES ('catalog_fingerprint', ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-      fingerprint,
-    );
-    this.#hashes = next;
+    // The fingerprint is the agent's: it tells the agent whether its own catalog must be re-sent.
+    const fingerprint = source === AGENT ? fingerprintOf(next.values()) : this.fingerprint();
+    if (source === AGENT) {
+      this.sql.run(
+        `INSERT INTO trove_meta (key, value) VALUES ('catalog_fingerprint', ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        fingerprint,
+      );
+    }
+    this.#hashes = new Map([
+      ...others,
+      ...[...next].map(([name, hash]) => [name, { hash, source }] as const),
+    ]);
     return { fingerprint, added, updated, removed: removed.length, unchanged, total: next.size };
   }
 
@@ -364,11 +417,13 @@ export class CatalogStore {
     }
   }
 
-  private hashes(): Map<string, string> {
+  private hashes(): Map<string, Held> {
     this.#hashes ??= new Map(
       this.sql
-        .all<{ name: string; record_hash: string }>(`SELECT name, record_hash FROM trove_tools`)
-        .map((r) => [r.name, r.record_hash]),
+        .all<{ name: string; record_hash: string; source: ToolSource }>(
+          `SELECT name, record_hash, source FROM trove_tools`,
+        )
+        .map((r) => [r.name, { hash: r.record_hash, source: r.source }]),
     );
     return this.#hashes;
   }

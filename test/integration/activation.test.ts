@@ -3,7 +3,7 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
-import { call, KEY_A, newSid, op } from "../support/http";
+import { agentTools, call, KEY_A, newSid, op } from "../support/http";
 
 const SESSIONS = (env as unknown as Env).SESSIONS;
 const stubFor = (sid: string) => SESSIONS.get(SESSIONS.idFromName(`tenant-a/${sid}`));
@@ -42,7 +42,7 @@ async function seeded(config?: Record<string, unknown>, tools: unknown[] = CATAL
 async function contextNames(sid: string, runId?: string): Promise<string[]> {
   const res = await op(sid, "context", runId ? { format: "json", run_id: runId } : { format: "json" });
   expect(res.status).toBe(200);
-  return res.json.tools.map((t: { name: string }) => t.name);
+  return agentTools(res.json.tools.map((t: { name: string }) => t.name));
 }
 
 async function allEvents(sid: string): Promise<any[]> {
@@ -54,7 +54,7 @@ async function allEvents(sid: string): Promise<any[]> {
 async function state(sid: string, runId?: string): Promise<any> {
   const res = await op(sid, "state", runId ? { run_id: runId } : {});
   expect(res.status).toBe(200);
-  return res.json;
+  return { ...res.json, visible: agentTools(res.json.visible) };
 }
 
 /** The raw response text of an operation, for byte-for-byte comparisons. */

@@ -3,7 +3,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { call, newSid, op } from "../support/http";
+import { agentTools, call, newSid, op } from "../support/http";
 
 // ---- Provider tool shapes, as documented ----
 
@@ -87,9 +87,14 @@ const CATALOG = [
 ];
 const ALL_ALWAYS = { always_loaded_patterns: ["*"] };
 
+/**
+ * A session with the catalog. Skills are off unless the config says otherwise: these tests are
+ * about the agent's tools, and skills would add Trove's skill tools to every context.
+ */
 async function seeded(config: Record<string, unknown> = ALL_ALWAYS, tools: unknown[] = CATALOG) {
   const sid = newSid();
-  expect((await call("PUT", `/v1/sessions/${sid}`, config)).status).toBe(200);
+  const body = { skills: { enabled: false }, ...config };
+  expect((await call("PUT", `/v1/sessions/${sid}`, body)).status).toBe(200);
   const sync = await op(sid, "catalog_sync", { tools });
   expect(sync.status).toBe(200);
   return sid;
@@ -231,10 +236,14 @@ describe("name_map", () => {
       return map;
     };
     expect(await check(["x.y"])).toEqual({ x_y: "x.y" });
-    await call("PUT", `/v1/sessions/${sid}`, ALL_ALWAYS);
+    await call("PUT", `/v1/sessions/${sid}`, { ...ALL_ALWAYS, skills: { enabled: false } });
     const both = await check(["x.y", "x:y"]);
     expect(Object.keys(both).every((p) => /^x_y_[0-9a-f]{8}$/.test(p))).toBe(true);
-    await call("PUT", `/v1/sessions/${sid}`, { ...ALL_ALWAYS, policy: { deny: ["x:y"] } });
+    await call("PUT", `/v1/sessions/${sid}`, {
+      ...ALL_ALWAYS,
+      policy: { deny: ["x:y"] },
+      skills: { enabled: false },
+    });
     expect(await check(["x.y"])).toEqual({ x_y: "x.y" });
     const hidden = Object.entries(both).find(([, n]) => n === "x:y")?.[0] as string;
     expect((await op(sid, "tool_resolve", { name: hidden })).status).toBe(404);
@@ -289,16 +298,17 @@ describe("tool_search as a listed tool", () => {
   });
 
   it("when the policy denies tool_search, the system prompt does not tell the model to call it", async () => {
-    const sid = await seeded({ policy: { deny: ["tool_search"] } });
+    // With skills on: the core pack's skills teach tool_search, and their text is guarded too.
+    const sid = await seeded({ policy: { deny: ["tool_search"] }, skills: { enabled: true } });
     const ctx = await context(sid, "anthropic");
     expect(ctx.deferred_count).toBe(CATALOG.length);
-    expect(ctx.tools).toEqual([]);
+    expect(agentTools(ctx.tools.map((t: any) => t.name))).toEqual([]);
     expect(ctx.system).not.toContain("<tool_discovery>");
-    // Skill text (the core pack teaches tool_search) is not yet redacted to the session's tools:
-    // that is the safe-rendering issue (5). Trove's own blocks never name it.
-    expect(ctx.system.replace(/<skill_directory>[\s\S]*<\/skill_directory>/, "")).not.toContain(
-      "tool_search",
-    );
+    expect(ctx.system).toContain("<skill_directory>");
+    expect(ctx.system).not.toContain("tool_search");
+    const loaded = await op(sid, "skill_load", { name: "find-tools" });
+    expect(loaded.status).toBe(200);
+    expect(loaded.json.body).not.toContain("tool_search");
   });
 });
 

@@ -20,8 +20,10 @@ const DEFAULT_CONFIG = {
     enabled: true,
     max_tokens: 2000,
     top_k: 3,
+    redact_pii: true,
     directory: { enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" },
   },
+  context: { max_tokens: null },
   ttl_seconds: 604_800,
   run_activation_ttl_seconds: 3_600,
 };
@@ -474,8 +476,10 @@ describe("the session resource", () => {
         enabled: true,
         max_tokens: 800,
         top_k: 5,
+        redact_pii: false,
         directory: { enabled: false, max_entries: 10, selection_strategy: "pinned_then_top" },
       },
+      context: { max_tokens: 9000 },
       ttl_seconds: 3_600,
       run_activation_ttl_seconds: 600,
     };

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/env";
 import type { SessionObject } from "../../src/session-object";
 import { DEFAULT_CONFIG } from "../../src/state/config";
-import { call, newSid, op } from "../support/http";
+import { agentTools, call, newSid, op } from "../support/http";
 
 const SESSIONS = (env as unknown as Env).SESSIONS;
 const stubFor = (sid: string) => SESSIONS.get(SESSIONS.idFromName(`tenant-a/${sid}`));
@@ -238,7 +238,7 @@ describe("the idle alarm", () => {
     const st = (await op(sid, "state", {})).json;
     expect(st.activations).toEqual([]);
     expect(st.pending_approvals).toEqual([]);
-    expect(st.visible).toEqual(["tool_search"]);
+    expect(agentTools(st.visible)).toEqual(["tool_search"]);
     expect(await eventsPage(sid, {})).toEqual({ events: [], next_cursor: 0 });
     expect((await op(sid, "tool_resolve", { name: "github.list_repos" })).status).toBe(404);
     // The same catalog is new again, and the fresh session has its own alarm.
@@ -318,16 +318,19 @@ describe("run-scoped activation expiry", () => {
     const sid = await seeded({ ...RUN, run_activation_ttl_seconds: 1 });
     await op(sid, "tool_activate", { names: ["github.list_repos"], run_id: "r1" });
     const listed = await op(sid, "context", { format: "json", run_id: "r1" });
-    expect(listed.json.tools.map((t: any) => t.name)).toEqual(["tool_search", "github.list_repos"]);
+    expect(agentTools(listed.json.tools.map((t: any) => t.name))).toEqual([
+      "tool_search",
+      "github.list_repos",
+    ]);
     expect(listed.json.deferred_count).toBe(2);
 
     await sleep(1_100);
     const after = await op(sid, "context", { format: "json", run_id: "r1" });
-    expect(after.json.tools.map((t: any) => t.name)).toEqual(["tool_search"]);
+    expect(agentTools(after.json.tools.map((t: any) => t.name))).toEqual(["tool_search"]);
     expect(after.json.deferred_count).toBe(3);
     const st = (await op(sid, "state", { run_id: "r1" })).json;
     expect(st.activations).toEqual([]);
-    expect(st.visible).toEqual(["tool_search"]);
+    expect(agentTools(st.visible)).toEqual(["tool_search"]);
     // It can be activated again, as a new activation with a new event.
     const again = await op(sid, "tool_activate", { names: ["github.list_repos"], run_id: "r1" });
     expect(again.json).toEqual({ activated: ["github.list_repos"], already_visible: [] });
@@ -353,7 +356,7 @@ describe("run-scoped activation expiry", () => {
       obj.sql.run(`UPDATE trove_activations SET expires_at = ? WHERE run_id = 'r1'`, Date.now() - 1_000);
     });
     const ctx = await op(sid, "context", { format: "json", run_id: "r1" });
-    expect(ctx.json.tools.map((t: any) => t.name)).toEqual(["tool_search"]);
+    expect(agentTools(ctx.json.tools.map((t: any) => t.name))).toEqual(["tool_search"]);
     const rows = () =>
       inObject(sid, (obj) =>
         obj.sql.all<{ tool_name: string; run_id: string }>(
@@ -367,7 +370,7 @@ describe("run-scoped activation expiry", () => {
     expect(await rows()).toEqual([{ tool_name: "slack.send_message", run_id: "r2" }]);
     expect((await call("GET", `/v1/sessions/${sid}`)).json.catalog.tools).toBe(3);
     const r2 = await op(sid, "context", { format: "json", run_id: "r2" });
-    expect(r2.json.tools.map((t: any) => t.name)).toEqual(["tool_search", "slack.send_message"]);
+    expect(agentTools(r2.json.tools.map((t: any) => t.name))).toEqual(["tool_search", "slack.send_message"]);
     expect(await inObject(sid, (_obj, state) => state.storage.getAlarm())).toBe(
       (await lastSeen(sid)) + 3_600_000,
     );

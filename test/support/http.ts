@@ -28,3 +28,9 @@ export async function call(
 
 export const op = (sid: string, name: string, body: unknown, key: string | null = KEY_A) =>
   call("POST", `/v1/sessions/${sid}/${name}`, body, key);
+
+/**
+ * Tool names without Trove's skill and pack tools, which context lists because the bundled core
+ * pack has skills: for tests about the agent's own tools.
+ */
+export const agentTools = (names: readonly string[]) => names.filter((n) => !/^(skill|pack)_/.test(n));

@@ -295,7 +295,17 @@ describe("schema", () => {
           "type": "index",
         },
         {
+          "name": "sqlite_autoindex_trove_enabled_skills_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
           "name": "sqlite_autoindex_trove_meta_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
+          "name": "sqlite_autoindex_trove_packs_1",
           "sql": null,
           "type": "index",
         },
@@ -354,6 +364,14 @@ describe("schema", () => {
           "type": "index",
         },
         {
+          "name": "trove_enabled_skills",
+          "sql": "CREATE TABLE trove_enabled_skills (
+              qid TEXT PRIMARY KEY,
+              enabled_at INTEGER NOT NULL
+            )",
+          "type": "table",
+        },
+        {
           "name": "trove_events",
           "sql": "CREATE TABLE trove_events (
               id INTEGER PRIMARY KEY,
@@ -366,6 +384,15 @@ describe("schema", () => {
         {
           "name": "trove_meta",
           "sql": "CREATE TABLE trove_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+          "type": "table",
+        },
+        {
+          "name": "trove_packs",
+          "sql": "CREATE TABLE trove_packs (
+              pack TEXT PRIMARY KEY,
+              attached_at INTEGER NOT NULL,
+              tools_enabled_at INTEGER
+            )",
           "type": "table",
         },
         {
@@ -491,7 +518,7 @@ describe("schema", () => {
               f_description TEXT NOT NULL,
               f_params TEXT NOT NULL,
               f_examples TEXT NOT NULL
-            , provider_name TEXT)",
+            , provider_name TEXT, source TEXT NOT NULL DEFAULT 'agent')",
           "type": "table",
         },
         {

@@ -20,6 +20,7 @@ const skill = (over: Partial<BundledSkill> = {}): BundledSkill => ({
   failure_modes: ["The cursor expires between calls"],
   files: [],
   origin: "penguiflow",
+  tools: [],
   source: "core/paginate.skill.yaml",
   extra: {},
   content_hash: "x",

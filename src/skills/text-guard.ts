@@ -1,0 +1,140 @@
+// Makes skill and pack text safe to render for this session: it never names a tool the session
+// may not use (Penguiflow RFC v0.3 §3.12) and, unless `skills.redact_pii` is off, carries no
+// personal data or secrets (Appendix C).
+import { BUILTIN_NAMES } from "../ops/builtin-names";
+import type { OpContext } from "../ops/context";
+import type { BundledPack, BundledSkill, BundledTool } from "../packs/bundle";
+import { broughtName } from "../packs/pack-tools";
+import { visibilityFor } from "../tools/policy";
+import { normalizeTool, qualifiedName } from "../tools/tool-record";
+import { visiblePacks } from "./pack-upsert";
+import { redactPii } from "./pii";
+import { redactToolNames } from "./redact";
+import { skillPolicy } from "./skill-store";
+
+/** Whose text it is: its own tools (and the tools it names) are judged with it. */
+export type Owner = { skill: BundledSkill } | { pack: BundledPack };
+
+/** A tool name's first name-shaped run: `Bash(git:*)` → `Bash`. */
+const TOOL_REF = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*/;
+
+export class TextGuard {
+  #hidden: Set<string> | null = null;
+  readonly #visibility;
+  readonly #searchVisible: boolean;
+  readonly #pii: boolean;
+
+  constructor(private readonly ctx: OpContext) {
+    const config = ctx.config.get();
+    this.#visibility = visibilityFor(config);
+    this.#searchVisible = this.#visibility.allowed("tool_search", "tool_search");
+    this.#pii = config.skills.redact_pii;
+  }
+
+  /** `text` as it may be shown: hidden tool names rewritten, then personal data redacted. */
+  text(text: string, owner?: Owner): string {
+    const hidden = this.hiddenFor(owner);
+    const replacement = this.#searchVisible ? "a tool found with tool_search" : "another tool";
+    const safe = hidden.size === 0 ? text : redactToolNames(text, (t) => hidden.has(t), replacement);
+    return this.#pii ? redactPii(safe).text : safe;
+  }
+
+  /** A copy of `skill` with every text field guarded (name and id are the skill's identity). */
+  skill(skill: BundledSkill): BundledSkill {
+    const owner = { skill };
+    const t = (s: string) => this.text(s, owner);
+    return {
+      ...skill,
+      title: t(skill.title),
+      description: t(skill.description),
+      trigger: t(skill.trigger),
+      steps: skill.steps.map(t),
+      body: skill.body === null ? null : t(skill.body),
+      preconditions: skill.preconditions.map(t),
+      failure_modes: skill.failure_modes.map(t),
+    };
+  }
+
+  /** Tool names this session may not use, for any text; owner text adds its own references. */
+  private hiddenFor(owner: Owner | undefined): Set<string> {
+    const base = this.hidden();
+    if (!owner) return base;
+    const own = "skill" in owner ? owner.skill : owner.pack;
+    const ownerName = own.name;
+    const ownerAllowed = "skill" in owner ? this.skillAllowed(owner.skill) : true;
+    const extra: string[] = [];
+    // The owner's own tools by their bare names too ("call `create_ticket`"), unless the bare name
+    // is a tool this session may use anyway.
+    for (const tool of own.tools) {
+      if (ownerAllowed && this.broughtAllowed(ownerName, tool)) continue;
+      extra.push(broughtName(ownerName, tool.name));
+      if (!this.usable(tool.name)) extra.push(tool.name);
+    }
+    // Tools a skill names in its metadata (Penguiflow `tools`, Agent Skills `allowed-tools`).
+    if ("skill" in owner) {
+      for (const name of referencedTools(owner.skill)) if (!this.usable(name)) extra.push(name);
+    }
+    return extra.length === 0 ? base : new Set([...base, ...extra]);
+  }
+
+  /** Denied catalog tools, denied builtins, and denied tools of the packs and skills in view. */
+  private hidden(): Set<string> {
+    if (this.#hidden) return this.#hidden;
+    const rows = this.ctx.sql.all<{ name: string; qualified_name: string }>(
+      `SELECT name, qualified_name FROM trove_tools WHERE allowed = 0`,
+    );
+    const hidden = new Set(rows.flatMap((r) => [r.name, r.qualified_name]));
+    for (const name of BUILTIN_NAMES) if (!this.#visibility.allowed(name, name)) hidden.add(name);
+    const packs = visiblePacks(this.ctx.bundle, this.ctx.tenant, this.ctx.config.get().project_id);
+    for (const pack of packs) {
+      for (const tool of pack.tools)
+        if (!this.broughtAllowed(pack.name, tool)) hidden.add(broughtName(pack.name, tool.name));
+    }
+    const packNames = new Set(packs.map((p) => p.name));
+    for (const skill of this.ctx.bundle.skills) {
+      if (skill.tools.length === 0 || !packNames.has(skill.pack)) continue;
+      const allowed = this.skillAllowed(skill);
+      for (const tool of skill.tools)
+        if (!allowed || !this.broughtAllowed(skill.name, tool))
+          hidden.add(broughtName(skill.name, tool.name));
+    }
+    this.#hidden = hidden;
+    return hidden;
+  }
+
+  private broughtAllowed(owner: string, tool: BundledTool): boolean {
+    const name = broughtName(owner, tool.name);
+    return this.#visibility.allowed(name, qualifiedName(normalizeTool({ ...tool, name, namespace: owner })));
+  }
+
+  private skillAllowed(skill: BundledSkill): boolean {
+    return skillPolicy(this.ctx.config.get())(skill.name, skill.id);
+  }
+
+  /** A name the model may call now or after activation: an allowed catalog tool or builtin. */
+  private usable(name: string): boolean {
+    if ((BUILTIN_NAMES as readonly string[]).includes(name)) return this.#visibility.allowed(name, name);
+    return this.ctx.catalog.find(name) !== undefined;
+  }
+}
+
+/** Tool names a skill's metadata refers to. */
+function referencedTools(skill: BundledSkill): string[] {
+  const names: string[] = [];
+  const tools = skill.extra.tools;
+  if (Array.isArray(tools)) {
+    for (const entry of tools) {
+      const name =
+        typeof entry === "string"
+          ? entry
+          : entry && typeof entry === "object"
+            ? (entry as Record<string, unknown>).tool
+            : undefined;
+      if (typeof name === "string") names.push(name);
+    }
+  }
+  const allowed = skill.extra["allowed-tools"];
+  const list = typeof allowed === "string" ? allowed.split(/\s+/) : Array.isArray(allowed) ? allowed : [];
+  for (const item of list) if (typeof item === "string") names.push(item);
+  return names.flatMap((n) => TOOL_REF.exec(n.trim())?.[0] ?? []);
+}
