@@ -1,20 +1,40 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
-// Tests run inside workerd with real Durable Object SQLite. Keys here are test-only tenants.
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: { TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b" },
-      },
-    }),
-  ],
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
     // Sessions write one JSON log line per event: show them only for tests that fail.
     silent: "passed-only",
+    projects: [
+      {
+        // Tests run inside workerd with real Durable Object SQLite. Keys here are test-only tenants.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b" },
+            },
+          }),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/node/**"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // Tests run in Node against the worker started with Miniflare (test/node/worker.ts), some
+        // through headless chromium (installed by the setup when missing).
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/node/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

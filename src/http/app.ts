@@ -1,15 +1,20 @@
-// The HTTP surface: health, bearer auth, and one route per registered operation.
+// The HTTP surface: health, bearer auth, one route per registered operation, and the MCP endpoint.
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Env } from "../env";
 import { TroveError } from "../errors";
 import type { Operation } from "../ops/operation";
 import { OPERATIONS } from "../ops/registry";
-import type { OpResult, SessionAddress, SessionObject } from "../session-object";
+import type { OpResult, SessionAddress } from "../session-object";
 import { tenantForAuthorization } from "./auth";
-import { errorResponse, onError, validationError } from "./errors";
+import { docsPage } from "./docs-page";
+import { errorResponse, onError } from "./errors";
 import { bundleInfo, VERSION } from "./info";
+import { inspectPage } from "./inspect";
+import { invoke as runOperation } from "./invoke";
 import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
+import { handleMcp } from "./mcp";
+import { openApiDocument } from "./openapi";
 
 type AppEnv = { Bindings: Env; Variables: { tenant: string } };
 
@@ -22,6 +27,9 @@ export function createApp(): Hono<AppEnv> {
   app.notFound((c) => errorResponse(c, 404, new TroveError("not_found", 404, "no such route").toBody()));
 
   app.get("/v1/health", (c) => c.json({ ok: true, version: VERSION, ...bundleInfo() }));
+  app.get("/inspect", inspectPage);
+  app.get("/v1/openapi.json", (c) => c.json(openApiDocument()));
+  app.get("/docs", (c) => c.html(docsPage()));
 
   app.use("/v1/sessions/*", async (c, next) => {
     const tenant = await tenantForAuthorization(c.req.header("authorization"), c.env.TROVE_API_KEYS ?? "");
@@ -44,15 +52,28 @@ export function createApp(): Hono<AppEnv> {
     }),
   );
 
-  for (const op of OPERATIONS) {
-    const { method, path } = op.http ?? { method: "POST", path: `/${op.name}` };
-    app.on(method, `/v1/sessions/:sid${path}`, async (c) => {
-      const input = await readInput(c.req.raw, method);
-      const address = { tenant: c.get("tenant"), sid: sessionId(c.req.param("sid")) };
-      const result = await invoke(c.env, op, input, address);
-      if (!result.ok) return errorResponse(c, result.status, { error: result.error });
-      return c.json(result.value);
-    });
+  // MCP over Streamable HTTP, bound to the session in the URL (docs/mcp.md).
+  app.all("/v1/sessions/:sid/mcp", (c) =>
+    handleMcp(
+      c.req.raw,
+      c.env,
+      { tenant: c.get("tenant"), sid: sessionId(c.req.param("sid")) },
+      MAX_BODY_BYTES,
+    ),
+  );
+  // Every operation answers POST /v1/sessions/{sid}/{name} (what the client and MCP use); the
+  // session resource also answers GET, PUT and DELETE on its own path.
+  for (const op of OPERATIONS as readonly Operation[]) {
+    const bindings = [{ method: "POST" as const, path: `/${op.name}` }, ...(op.http ? [op.http] : [])];
+    for (const { method, path } of bindings) {
+      app.on(method, `/v1/sessions/:sid${path}`, async (c) => {
+        const input = await readInput(c.req.raw, method);
+        const address = { tenant: c.get("tenant"), sid: sessionId(c.req.param("sid")) };
+        const result = await invoke(c.env, op, input, address);
+        if (!result.ok) return errorResponse(c, result.status, { error: result.error });
+        return c.json(result.value);
+      });
+    }
   }
   app.post("/v1/sessions/:sid/:operation", (c) => {
     sessionId(c.req.param("sid"));
@@ -96,25 +117,5 @@ async function readInput(request: Request, method: string): Promise<unknown> {
 async function invoke(env: Env, op: Operation, raw: unknown, address: SessionAddress): Promise<OpResult> {
   if (raw === undefined)
     throw new TroveError("invalid_json", 400, "request body is required", { field: "body" });
-  const parsed = op.input.safeParse(raw);
-  if (!parsed.success) throw validationError(parsed.error);
-  return callSession(env, address, (stub) => stub.run(op.name, parsed.data, address));
-}
-
-/** Calls the session's object, retrying transient failures with a fresh stub (never overloads). */
-async function callSession<T>(
-  env: Env,
-  address: SessionAddress,
-  call: (stub: DurableObjectStub<SessionObject>) => Promise<T>,
-): Promise<T> {
-  const id = env.SESSIONS.idFromName(`${address.tenant}/${address.sid}`);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call(env.SESSIONS.get(id));
-    } catch (err) {
-      const e = err as { retryable?: boolean; overloaded?: boolean };
-      if (attempt >= 2 || !e.retryable || e.overloaded) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
+  return runOperation(env, op, raw, address);
 }

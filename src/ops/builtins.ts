@@ -11,7 +11,7 @@ import { BUILTIN_NAMES, type BuiltinName } from "./builtin-names";
 import type { OpContext } from "./context";
 import { packEnableTools, packOpenDocs, packReadFile } from "./pack-ops";
 import { skillDisable, skillEnable } from "./skill-enable-ops";
-import { skillLoad, skillReadFile } from "./skill-load-ops";
+import { skillReadFile } from "./skill-load-ops";
 import { skillSearch } from "./skill-ops";
 import { ToolSearchModelInput } from "./tool-ops";
 
@@ -46,19 +46,22 @@ const SPECS: Record<BuiltinName, Spec> = {
     description:
       "Find skills (short playbooks for recurring tasks) by what you are trying to do. Returns names to " +
       "read with skill_load.",
-    input: skillSearch.input,
+    input: skillSearch.input.pick({ query: true, limit: true }),
     side_effects: "read",
     shown: (p) => p.skills,
   },
   skill_load: {
     description: "Read one skill's full instructions by name (with the files it bundles, if any).",
-    input: skillLoad.input,
+    // The model names skills; loading by path is for hosts.
+    input: z.strictObject({
+      name: z.string().min(1).max(200).describe("Skill name from the directory or search"),
+    }),
     side_effects: "read",
     shown: (p) => p.skills,
   },
   skill_read_file: {
     description: "Read a file a skill bundles (as skill_load lists it), a page at a time.",
-    input: skillReadFile.input,
+    input: skillReadFile.input.pick({ skill: true, path: true, offset: true }),
     side_effects: "read",
     shown: (p) => p.skillsWithFiles,
   },
@@ -84,7 +87,7 @@ const SPECS: Record<BuiltinName, Spec> = {
   },
   pack_read_file: {
     description: "Read a file of an attached capability pack (docs, resources), a page at a time.",
-    input: packReadFile.input,
+    input: packReadFile.input.pick({ pack_id: true, path: true, offset: true }),
     side_effects: "read",
     shown: (p) => p.packs,
   },

@@ -8,8 +8,12 @@ export interface HttpBinding {
   path: "" | `/${string}`;
 }
 
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  name: string;
+export interface Operation<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  N extends string = string,
+> {
+  name: N;
   summary: string;
   input: I;
   output: O;
@@ -22,6 +26,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
 }
 
 /** Declares an operation; the registry in ./registry.ts lists them all. */
-export function defineOp<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+export function defineOp<I extends z.ZodType, O extends z.ZodType, const N extends string>(
+  op: Operation<I, O, N>,
+): Operation<I, O, N> {
   return op;
 }

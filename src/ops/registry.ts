@@ -9,7 +9,7 @@ import { skillDirectory, skillLoad, skillReadFile } from "./skill-load-ops";
 import { skillGet, skillList, skillSearch } from "./skill-ops";
 import { catalogSync, toolSearch } from "./tool-ops";
 
-export const OPERATIONS: readonly Operation[] = [
+export const OPERATIONS = [
   sessionGet,
   sessionConfigure,
   sessionDelete,
@@ -36,8 +36,12 @@ export const OPERATIONS: readonly Operation[] = [
   packOpenDocs,
   packReadFile,
   packEnableTools,
-];
+] as const satisfies readonly Operation[];
+
+/** Every operation by name, with its input and output types: what the typed client is made of. */
+export type Operations = { [Op in (typeof OPERATIONS)[number] as Op["name"]]: Op };
+export type OperationName = keyof Operations;
 
 export const OPERATIONS_BY_NAME: ReadonlyMap<string, Operation> = new Map(
-  OPERATIONS.map((op) => [op.name, op]),
+  OPERATIONS.map((op): [string, Operation] => [op.name, op as Operation]),
 );

@@ -87,9 +87,10 @@ export function renderDirectory(ctx: OpContext): {
   const { skills } = ctx.config.get();
   if (!skills.enabled || !skills.directory.enabled) return { text: "", entries: [] };
   const { rows, total } = directoryRows(ctx);
-  const text = new TextGuard(ctx).text(directoryText(ctx, rows, total));
+  const guard = new TextGuard(ctx);
+  const text = guard.text(directoryText(ctx, rows, total));
   if (rows.length > 0) ctx.events.defer("skill_directory_rendered", { entries: rows.length }, ctx.now);
-  return { text, entries: rows.map((r) => ({ name: r.name, id: r.qid, title: r.title })) };
+  return { text, entries: rows.map((r) => ({ name: r.name, id: r.qid, title: guard.text(r.title) })) };
 }
 
 export const skillDirectory = defineOp({

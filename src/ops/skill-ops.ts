@@ -59,7 +59,7 @@ const SkillRecord = z.object({
   body: z.string().nullable(),
   preconditions: z.array(z.string()),
   failure_modes: z.array(z.string()),
-  files: z.array(z.object({ path: z.string(), bytes: z.number() })),
+  files: z.array(z.object({ path: z.string(), bytes: z.number(), sha256: z.string() })),
   origin: z.string(),
   content_hash: z.string(),
 });
@@ -112,13 +112,17 @@ export const skillList = defineOp({
   handler(ctx, input) {
     const { total, skills } = ctx.skills.list(input, input.page, input.page_size);
     ctx.events.defer("skill_list", { page: input.page, total }, ctx.now);
+    const guard = new TextGuard(ctx);
     return {
-      skills: skills.map(({ skill }) => ({
-        name: skill.name,
-        id: skill.id,
-        title: skill.title,
-        trigger: skill.trigger.length > 160 ? `${skill.trigger.slice(0, 157)}…` : skill.trigger,
-      })),
+      skills: skills.map(({ skill }) => {
+        const trigger = guard.text(skill.trigger, { skill });
+        return {
+          name: skill.name,
+          id: skill.id,
+          title: guard.text(skill.title, { skill }),
+          trigger: trigger.length > 160 ? `${trigger.slice(0, 157)}…` : trigger,
+        };
+      }),
       page: input.page,
       page_size: input.page_size,
       total,

@@ -52,6 +52,9 @@ export class TextGuard {
       body: skill.body === null ? null : t(skill.body),
       preconditions: skill.preconditions.map(t),
       failure_modes: skill.failure_modes.map(t),
+      // Penguiflow `notes` are rendered by skill_load.
+      extra:
+        typeof skill.extra.notes === "string" ? { ...skill.extra, notes: t(skill.extra.notes) } : skill.extra,
     };
   }
 

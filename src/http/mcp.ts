@@ -1,0 +1,269 @@
+// Trove as an MCP server over Streamable HTTP (MCP 2025-11-25): every operation is a tool of the same
+// name and schemas, and the session's skills are resources. One stateless server per request: the
+// Trove session is in the URL, so there is no MCP session to keep.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import { z } from "zod";
+import type { Env } from "../env";
+import { TroveError } from "../errors";
+import type { Operation } from "../ops/operation";
+import { OPERATIONS, OPERATIONS_BY_NAME } from "../ops/registry";
+import { skillGet, skillList } from "../ops/skill-ops";
+import type { OpResult, SessionAddress } from "../session-object";
+import { VERSION } from "./info";
+import { invoke } from "./invoke";
+import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
+
+/**
+ * A JSON-RPC error as it goes on the wire: the SDK sends `code`, `message` and `data` of whatever a
+ * handler throws (its own McpError would prefix the message with "MCP error <code>:").
+ */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Operations that only read the session (MCP `readOnlyHint`), apart from their own bookkeeping: the
+ * event log and skill usage counts. Every other one may change what the session holds.
+ */
+const READ_ONLY = new Set([
+  "session_get",
+  "tool_search",
+  "context",
+  "state",
+  "events",
+  "skill_search",
+  "skill_get",
+  "skill_list",
+  "skill_directory",
+  "skill_read_file",
+  "pack_list",
+  "pack_open_docs",
+  "pack_read_file",
+]);
+
+type JsonObject = Record<string, unknown> & { type: "object" };
+
+/**
+ * What a zod schema accepts, as JSON Schema 2020-12 without `$schema`; null unless its root is an
+ * object.
+ */
+function objectSchema(schema: z.ZodType): JsonObject | null {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  return rest.type === "object" ? (rest as JsonObject) : null;
+}
+
+function toolFor(op: Operation): Tool {
+  const inputSchema = objectSchema(op.input);
+  if (!inputSchema) throw new Error(`operation ${op.name} does not take a JSON object`);
+  // Handlers return z.input of their output schema (REST sends it as is), so that side describes
+  // the value: io "output" would forbid keys a handler adds beyond the schema and require keys with
+  // defaults. MCP wants an object at the root: a union output (skill_load) goes without one.
+  const outputSchema = objectSchema(op.output);
+  return {
+    name: op.name,
+    description: op.summary,
+    inputSchema,
+    ...(outputSchema ? { outputSchema } : {}),
+    annotations: { readOnlyHint: READ_ONLY.has(op.name), openWorldHint: false },
+  };
+}
+
+let tools: Tool[] | null = null;
+
+/** Every operation as an MCP tool, made once per isolate. */
+function mcpTools(): Tool[] {
+  tools ??= OPERATIONS.map((op) => toolFor(op as Operation));
+  return tools;
+}
+
+/**
+ * Runs an operation for MCP. Trove's own failures (4xx) come back as values for a tool error the
+ * model can read; anything else is logged and surfaces as a bare JSON-RPC internal error.
+ */
+async function runForMcp(env: Env, op: Operation, args: unknown, address: SessionAddress): Promise<OpResult> {
+  let result: OpResult;
+  try {
+    const deep = tooDeepPath(args);
+    if (deep !== null) {
+      const err = new TroveError("too_deep", 400, `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, {
+        field: deep,
+        limit: MAX_JSON_DEPTH,
+      });
+      return { ok: false, status: err.status, error: err.toBody().error };
+    }
+    result = await invoke(env, op, args, address);
+  } catch (err) {
+    console.error(
+      JSON.stringify({
+        msg: "mcp call failed",
+        op: op.name,
+        error: String(err),
+        stack: (err as Error)?.stack,
+      }),
+    );
+    throw new RpcError(ErrorCode.InternalError, "internal error");
+  }
+  if (!result.ok && result.status >= 500) throw new RpcError(ErrorCode.InternalError, "internal error");
+  return result;
+}
+
+/**
+ * The answer to `tools/call`: the operation's value as structured content (and as JSON text for
+ * clients that only read text), or Trove's error body as a tool error. The error carries no
+ * structuredContent: the spec requires structured content to match the tool's outputSchema.
+ */
+function toolResult(result: OpResult): CallToolResult {
+  if (!result.ok) {
+    return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: result.error }) }] };
+  }
+  return {
+    content: [{ type: "text", text: JSON.stringify(result.value) }],
+    structuredContent: result.value as Record<string, unknown>,
+  };
+}
+
+// ── Skills as resources ──────────────────────────────────────────────────────────────────────────
+
+const SKILL_URI = /^trove:\/\/skills\/([^/]+\/[^/]+)$/;
+const SKILL_TEMPLATE = "trove://skills/{pack}/{name}";
+const RESOURCES_PER_PAGE = 100;
+/** Enough for any skill's injection text; an Agent Skill's body is returned whole regardless. */
+const READ_MAX_TOKENS = 6000;
+
+/**
+ * resources/list and resources/read over the session's skills, through the same operations as
+ * REST: skill_list pages (the MCP cursor is the next page number), skill_get renders the text as
+ * this session may see it (hidden tools unnamed, personal data redacted).
+ */
+function registerSkillResources(server: Server, env: Env, address: SessionAddress): void {
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const cursor = request.params?.cursor;
+    const page = cursor === undefined ? 1 : Number(cursor);
+    if (!Number.isSafeInteger(page) || page < 1 || (cursor !== undefined && String(page) !== cursor)) {
+      throw new RpcError(ErrorCode.InvalidParams, "Invalid cursor", { cursor });
+    }
+    const result = await runForMcp(
+      env,
+      skillList as Operation,
+      { page, page_size: RESOURCES_PER_PAGE },
+      address,
+    );
+    if (!result.ok)
+      throw new RpcError(ErrorCode.InvalidParams, result.error.message, { error: result.error });
+    const { skills, total } = result.value as z.input<typeof skillList.output>;
+    return {
+      resources: skills.map((s) => ({
+        uri: `trove://skills/${s.id}`,
+        name: s.name,
+        title: s.title,
+        description: s.trigger,
+        mimeType: "text/markdown",
+      })),
+      ...(page * RESOURCES_PER_PAGE < total ? { nextCursor: String(page + 1) } : {}),
+    };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: SKILL_TEMPLATE,
+        name: "skill",
+        title: "A skill by its qualified id",
+        mimeType: "text/markdown",
+      },
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    // Hidden and absent skills answer alike. -32602 is the code of SEP-2164 and the TypeScript SDK
+    // (the 2025-11-25 text suggested -32002).
+    const notFound = new RpcError(ErrorCode.InvalidParams, "Resource not found", { uri });
+    const id = SKILL_URI.exec(uri)?.[1];
+    if (id === undefined) throw notFound;
+    const args = { names: [id], format: "injection", max_tokens: READ_MAX_TOKENS };
+    const result = await runForMcp(env, skillGet as Operation, args, address);
+    if (!result.ok) throw notFound;
+    const { skills, formatted_context } = result.value as z.input<typeof skillGet.output>;
+    // Agent Skills and Nova: the markdown body, whole. Penguiflow skills have no body: their
+    // procedure as Trove renders it for a prompt.
+    const text = skills[0]?.body ?? formatted_context;
+    return { contents: [{ uri, mimeType: "text/markdown", text }] };
+  });
+}
+
+// ── The server ───────────────────────────────────────────────────────────────────────────────────
+
+function createServer(env: Env, address: SessionAddress): Server {
+  const server = new Server(
+    { name: "trove", title: "Trove", version: VERSION },
+    {
+      capabilities: { tools: {}, resources: {} },
+      // The SDK's default validator (ajv) compiles with new Function, which workerd forbids.
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      instructions:
+        `Trove session "${address.sid}". Each tool is the Trove operation of the same name, run on this ` +
+        "session; skills are resources at trove://skills/<pack>/<name>.",
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    const op = OPERATIONS_BY_NAME.get(name);
+    // An unknown tool is a protocol error (MCP 2025-11-25, server/tools "Error Handling").
+    if (!op) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    return toolResult(await runForMcp(env, op, args ?? {}, address));
+  });
+  registerSkillResources(server, env, address);
+  return server;
+}
+
+/** Spec'd answer to a GET (no SSE stream offered) or DELETE (no MCP session to end), or any other method. */
+function methodNotAllowed(): Response {
+  const body = { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: use POST" }, id: null };
+  return Response.json(body, { status: 405, headers: { Allow: "POST" } });
+}
+
+/**
+ * Answers one HTTP request to `/v1/sessions/{sid}/mcp` (already authenticated: `address.tenant` is
+ * the key's tenant). Stateless and JSON-only: every POST gets a fresh server and transport.
+ *
+ * @example app.all("/v1/sessions/:sid/mcp", (c) => handleMcp(c.req.raw, c.env, address, MAX_BODY_BYTES))
+ */
+export async function handleMcp(
+  request: Request,
+  env: Env,
+  address: SessionAddress,
+  maxBodyBytes: number,
+): Promise<Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  const server = createServer(env, address);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: maxBodyBytes,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    // JSON responses are complete strings by now; nothing outlives the request.
+    await server.close();
+  }
+}

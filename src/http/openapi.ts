@@ -1,0 +1,194 @@
+// The OpenAPI 3.1 document, generated from the operation registry: every route, its request and
+// response schemas (zod → JSON Schema 2020-12, which OpenAPI 3.1 uses as is), auth and errors.
+import { z } from "zod";
+import type { Operation } from "../ops/operation";
+import { OPERATIONS } from "../ops/registry";
+import { VERSION } from "./info";
+
+type Json = Record<string, unknown>;
+
+/** JSON Schema of a zod schema, without the `$schema` key (the document's dialect applies). */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
+  return rest;
+}
+
+const ERROR_BODY: Json = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "details"],
+      properties: {
+        code: { type: "string", description: "Stable machine-readable code, e.g. invalid_input" },
+        message: { type: "string" },
+        details: {
+          type: "object",
+          description: "`field` names the offending input path; other keys depend on the code",
+          properties: { field: { type: "string" } },
+          additionalProperties: true,
+        },
+      },
+    },
+  },
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+const ERRORS = {
+  "400": errorResponse("Invalid input: `details.field` names the offending path"),
+  "401": errorResponse("Missing or unknown API key"),
+  "404": errorResponse("Unknown tool, skill, pack, file or operation (denied and absent answer alike)"),
+  "409": errorResponse("Conflict: ambiguous skill name, approval already used or decided, pack not attached"),
+  "413": errorResponse("Body over 5 MB"),
+  "415": errorResponse("A bundled file that is not text"),
+  "422": errorResponse("Arguments or bundled tools that fail their schema"),
+};
+
+const SID = {
+  name: "sid",
+  in: "path",
+  required: true,
+  description: "Session id: one Durable Object per tenant and id",
+  schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+};
+
+function operationObject(op: Operation, tag: string, operationId: string): Json {
+  const takesBody = op.http?.method !== "GET" && op.http?.method !== "DELETE";
+  return {
+    operationId,
+    summary: op.summary,
+    tags: [tag],
+    parameters: [SID],
+    ...(takesBody
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: `#/components/schemas/${op.name}_input` } } },
+          },
+        }
+      : {}),
+    responses: {
+      "200": {
+        description: "OK",
+        content: { "application/json": { schema: { $ref: `#/components/schemas/${op.name}_output` } } },
+      },
+      ...ERRORS,
+    },
+  };
+}
+
+const tagOf = (name: string) =>
+  name.startsWith("skill_")
+    ? "skills"
+    : name.startsWith("pack_")
+      ? "packs"
+      : name.startsWith("session_")
+        ? "session"
+        : "tools";
+
+let cached: Json | null = null;
+
+/** The document (built once per isolate). */
+export function openApiDocument(): Json {
+  if (cached) return cached;
+  const paths: Record<string, Json> = {
+    "/v1/health": {
+      get: {
+        operationId: "health",
+        summary: "Version, bundle hash and pack counts",
+        tags: ["service"],
+        security: [],
+        responses: {
+          "200": {
+            description: "OK",
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    ok: { type: "boolean" },
+                    version: { type: "string" },
+                    bundle_hash: { type: "string" },
+                    packs: { type: "integer" },
+                    skills: { type: "integer" },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  const schemas: Record<string, Json> = { Error: ERROR_BODY };
+  for (const op of OPERATIONS as readonly Operation[]) {
+    schemas[`${op.name}_input`] = jsonSchema(op.input, "input");
+    // Handlers return their output schema's input side, sent as is: that is what a response holds.
+    schemas[`${op.name}_output`] = jsonSchema(op.output, "input");
+    // Every operation answers POST /v1/sessions/{sid}/{name}; a few also have a REST route.
+    paths[`/v1/sessions/{sid}/${op.name}`] = {
+      post: operationObject({ ...op, http: undefined }, tagOf(op.name), op.name),
+    };
+    if (op.http) {
+      const path = `/v1/sessions/{sid}${op.http.path}`;
+      paths[path] = {
+        ...(paths[path] ?? {}),
+        [op.http.method.toLowerCase()]: operationObject(op, tagOf(op.name), `${op.name}_rest`),
+      };
+    }
+  }
+  paths["/v1/sessions/{sid}/mcp"] = {
+    post: {
+      operationId: "mcp",
+      summary:
+        "Model Context Protocol (streamable HTTP): Trove's operations as MCP tools, skills as resources",
+      tags: ["mcp"],
+      parameters: [SID],
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: { type: "object", description: "A JSON-RPC 2.0 message" } },
+        },
+      },
+      responses: {
+        "200": {
+          description: "JSON-RPC response",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+        "401": ERRORS["401"],
+      },
+    },
+  };
+  cached = {
+    openapi: "3.1.0",
+    info: {
+      title: "Trove",
+      version: VERSION,
+      description:
+        "Context discovery for AI agents: which tools and skills go into the model's context, per session.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ bearer: [] }],
+    tags: [
+      { name: "session", description: "The session resource" },
+      { name: "tools", description: "Catalog, search, visibility, activation, approvals, context" },
+      { name: "skills", description: "Skills from the bundled packs" },
+      { name: "packs", description: "Capability packs" },
+      { name: "mcp", description: "Model Context Protocol endpoint" },
+      { name: "service", description: "Health" },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "A tenant's key from TROVE_API_KEYS" },
+      },
+      schemas,
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,96 @@
+// Starts the real worker (src/index.ts, SessionObject with SQLite) in-process with Miniflare on a
+// local HTTP port, for tests that run in Node and talk to Trove over real HTTP (browser, OpenAPI…).
+import { readFileSync } from "node:fs";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { Miniflare } from "miniflare";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export const TEST_KEYS = "tenant-a:key-a,tenant-b:key-b";
+
+export interface StartWorkerOptions {
+  /** `TROVE_API_KEYS`: comma-separated `tenant:key` pairs (default: tenant-a:key-a, tenant-b:key-b). */
+  apiKeys?: string;
+  /** More bindings, or overrides (plain text vars). */
+  bindings?: Record<string, string>;
+  /** Print the worker's console (one JSON line per session event) instead of only keeping it. */
+  verbose?: boolean;
+}
+
+export interface RunningWorker {
+  /** The worker's origin, without a trailing slash: `${url}/v1/health`. */
+  url: string;
+  /** Everything the worker wrote to stdout and stderr so far (for failure messages). */
+  output(): string;
+  /** Stops workerd and frees the port and the in-memory storage. */
+  dispose(): Promise<void>;
+}
+
+let bundle: Promise<string> | undefined;
+
+/** The worker bundled the way wrangler does (ESM, workerd conditions), built once per process. */
+function workerScript(): Promise<string> {
+  bundle ??= build({
+    entryPoints: [`${ROOT}src/index.ts`],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    write: false,
+    external: ["cloudflare:*", "node:*"],
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "import"],
+    logLevel: "silent",
+  }).then((out) => out.outputFiles[0]?.text ?? "");
+  return bundle;
+}
+
+/** Compatibility date and flags from wrangler.toml, so tests run what `wrangler dev` runs. */
+function compatibility(): { compatibilityDate: string; compatibilityFlags: string[] } {
+  const toml = readFileSync(`${ROOT}wrangler.toml`, "utf8");
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+  const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
+  if (!date) throw new Error("wrangler.toml has no compatibility_date");
+  return {
+    compatibilityDate: date,
+    compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? ""),
+  };
+}
+
+/**
+ * Runs the worker on 127.0.0.1 on a free port, with fresh in-memory Durable Object storage.
+ * `src/generated/packs.ts` must exist (`npm run build:packs`; `npm test` runs it first).
+ *
+ * @example
+ * const worker = await startWorker();
+ * const res = await fetch(`${worker.url}/v1/health`);
+ * await worker.dispose();
+ */
+export async function startWorker(options: StartWorkerOptions = {}): Promise<RunningWorker> {
+  const chunks: string[] = [];
+  const mf = new Miniflare({
+    modules: true,
+    script: await workerScript(),
+    ...compatibility(),
+    durableObjects: { SESSIONS: { className: "SessionObject", useSQLite: true } },
+    bindings: { TROVE_API_KEYS: options.apiKeys ?? TEST_KEYS, ...options.bindings },
+    host: "127.0.0.1",
+    port: 0,
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+      for (const stream of [stdout, stderr]) {
+        stream.on("data", (chunk: Buffer) => {
+          chunks.push(chunk.toString());
+          if (options.verbose) process.stdout.write(chunk);
+        });
+      }
+    },
+  });
+  const ready = await mf.ready;
+  return {
+    url: ready.origin,
+    output: () => chunks.join(""),
+    dispose: () => mf.dispose(),
+  };
+}
