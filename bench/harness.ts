@@ -1,6 +1,6 @@
 // Starts the worker in-process with Miniflare (real workerd, real SQLite) for benchmarks.
-import { build } from "esbuild";
 import { Miniflare } from "miniflare";
+import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
 import type { OpResult } from "../src/session-object";
 
 interface RawStub {
@@ -32,22 +32,10 @@ export async function startBench(): Promise<{
   /** Runs an operation and returns its value, throwing on an error result. */
   op<T>(stub: BenchSessionStub, name: string, input: unknown): Promise<T>;
 }> {
-  const out = await build({
-    entryPoints: ["bench/bench-worker.ts"],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    write: false,
-    external: ["cloudflare:*", "node:*"],
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
-  });
   const mf = new Miniflare({
     modules: true,
-    script: out.outputFiles[0]?.text ?? "",
-    compatibilityDate: "2026-04-01",
-    compatibilityFlags: ["nodejs_compat"],
+    script: await bundleWorker("bench/bench-worker.ts"),
+    ...wranglerCompatibility(),
     durableObjects: { SESSIONS: { className: "BenchSession", useSQLite: true } },
     bindings: { TROVE_API_KEYS: "bench:bench-key" },
   });

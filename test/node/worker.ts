@@ -1,12 +1,8 @@
 // Starts the real worker (src/index.ts, SessionObject with SQLite) in-process with Miniflare on a
 // local HTTP port, for tests that run in Node and talk to Trove over real HTTP (browser, OpenAPI…).
-import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { Miniflare } from "miniflare";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+import { bundleWorker, wranglerCompatibility } from "../../scripts/bundle-worker";
 
 export const TEST_KEYS = "tenant-a:key-a,tenant-b:key-b";
 
@@ -30,33 +26,10 @@ export interface RunningWorker {
 
 let bundle: Promise<string> | undefined;
 
-/** The worker bundled the way wrangler does (ESM, workerd conditions), built once per process. */
+/** The worker bundled the way wrangler does, built once per process. */
 function workerScript(): Promise<string> {
-  bundle ??= build({
-    entryPoints: [`${ROOT}src/index.ts`],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    write: false,
-    external: ["cloudflare:*", "node:*"],
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
-    logLevel: "silent",
-  }).then((out) => out.outputFiles[0]?.text ?? "");
+  bundle ??= bundleWorker("src/index.ts");
   return bundle;
-}
-
-/** Compatibility date and flags from wrangler.toml, so tests run what `wrangler dev` runs. */
-function compatibility(): { compatibilityDate: string; compatibilityFlags: string[] } {
-  const toml = readFileSync(`${ROOT}wrangler.toml`, "utf8");
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
-  if (!date) throw new Error("wrangler.toml has no compatibility_date");
-  return {
-    compatibilityDate: date,
-    compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? ""),
-  };
 }
 
 /**
@@ -73,7 +46,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Run
   const mf = new Miniflare({
     modules: true,
     script: await workerScript(),
-    ...compatibility(),
+    ...wranglerCompatibility(),
     durableObjects: { SESSIONS: { className: "SessionObject", useSQLite: true } },
     bindings: { TROVE_API_KEYS: options.apiKeys ?? TEST_KEYS, ...options.bindings },
     host: "127.0.0.1",
