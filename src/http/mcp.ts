@@ -246,6 +246,36 @@ function methodNotAllowed(): Response {
  *
  * @example app.all("/v1/sessions/:sid/mcp", (c) => handleMcp(c.req.raw, c.env, address, MAX_BODY_BYTES))
  */
+/**
+ * The SDK parses each request's params with its own schemas before our handlers run, and answers a
+ * failed parse as -32603 "internal error" carrying zod's issue dump. Bad params are the caller's
+ * error: -32602 with the offending paths. The SDK offers no hook for this, so its handler table
+ * (pinned SDK version; the hostile-input tests cover initialize, tools/call and resources/*) is
+ * wrapped once the server is set up.
+ */
+function answerBadParamsAsInvalid(server: Server): void {
+  const handlers = (
+    server as unknown as { _requestHandlers?: Map<string, (...a: unknown[]) => Promise<unknown>> }
+  )._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (...args: unknown[]) => {
+      try {
+        return await handler(...args);
+      } catch (err) {
+        const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+        if (!(err instanceof Error) || !err.name.includes("ZodError") || !Array.isArray(issues)) throw err;
+        const fields = issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message }));
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params for ${method}: ${fields.map((f) => `${f.field || "params"} ${f.message}`).join("; ")}`,
+          { issues: fields },
+        );
+      }
+    });
+  }
+}
+
 export async function handleMcp(
   request: Request,
   env: Env,
@@ -254,6 +284,7 @@ export async function handleMcp(
 ): Promise<Response> {
   if (request.method !== "POST") return methodNotAllowed();
   const server = createServer(env, address);
+  answerBadParamsAsInvalid(server);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -3,6 +3,7 @@
 
 const LITERAL = /[A-Za-z0-9_ :-]/;
 const ESCAPED_LITERAL = /[.\-:/_ *+?()[\]{}|^$\\]/;
+const SINGLE_ESCAPES = "dDwWsSbBAzfnrtv";
 
 /**
  * Lowercased literal runs that every match of `pattern` contains (case-insensitive), or [] when
@@ -24,8 +25,10 @@ export function requiredLiterals(pattern: string): string[] {
     if (c === "\\") {
       const next = pattern[i + 1] ?? "";
       if (!ESCAPED_LITERAL.test(next)) {
-        if (/[QEpP]/.test(next)) return []; // quoting and Unicode classes: do not guess
-        flush(); // \d, \w, \b …
+        // One-character classes and assertions (\d, \w, \b, \n …) end a run. Anything else — hex
+        // (\x68), octal (\141), Unicode classes, \Q…\E quoting — spells text we do not decode: no guess.
+        if (!SINGLE_ESCAPES.includes(next)) return [];
+        flush();
         i++;
         continue;
       }

@@ -1,6 +1,7 @@
 // The session's tool catalog in SQLite: incremental sync by record hash, visibility, counts.
 import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError } from "../errors";
+import { BUILTIN_NAMES } from "../ops/builtin-names";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
 import { findTool, providerNamesOf, type StoredTool, visibleTools } from "./catalog-queries";
@@ -437,7 +438,7 @@ function desiredProviderNames(
   allowed: readonly string[],
   present: readonly string[],
 ): Map<string, string | null> {
-  const names = providerNames(allowed);
+  const names = providerNames(allowed, BUILTIN_NAMES);
   return new Map(present.map((name) => [name, names.get(name) ?? null]));
 }
 

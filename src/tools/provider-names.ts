@@ -17,7 +17,8 @@ function hashed(name: string, hexChars: number): string {
 }
 
 /**
- * Provider-safe names for a set of catalog names. Valid names keep themselves; others become the
+ * Provider-safe names for a set of catalog names, none of them in `reserved`. Valid names keep
+ * themselves (a catalog name never equals a reserved one: catalog_sync refuses it); others become the
  * `_`-encoded name, or, when that is too long or ambiguous, a 55-char prefix plus a sha256 suffix.
  * Every decision looks at the whole set, never at input order, so a session renders the same
  * names however its tools were listed, and two names never share a provider name.
@@ -25,10 +26,14 @@ function hashed(name: string, hexChars: number): string {
  * @example
  * providerNames(["github.create_issue", "search"]).get("github.create_issue"); // "github_create_issue"
  */
-export function providerNames(names: readonly string[]): Map<string, string> {
+export function providerNames(
+  names: readonly string[],
+  reserved: readonly string[] = [],
+): Map<string, string> {
   const unique = [...new Set(names)];
   const result = new Map<string, string>();
-  const taken = new Set<string>();
+  // Reserved names (Trove's own tools, listed beside the catalog) are never given to a catalog tool.
+  const taken = new Set<string>(reserved);
 
   // A raw name that is already valid always keeps itself: clients may know it by that name.
   const encoded: string[] = [];
