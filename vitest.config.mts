@@ -18,9 +18,28 @@ export default defineConfig({
         ],
         test: {
           name: "workers",
+          // test/long/** runs here too, with small run counts (no TROVE_LONG binding).
           include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, "test/node/**"],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // `npm run test:long`: the suites of test/long/ with TROVE_LONG set, which raises their run
+        // counts (10,000 runs per property, hundreds of concurrent writers, many fault sequences).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b", TROVE_LONG: "1" },
+            },
+          }),
+        ],
+        test: {
+          name: "long",
+          include: ["test/long/**/*.test.ts"],
+          testTimeout: 1_800_000,
+          hookTimeout: 600_000,
         },
       },
       {

@@ -1,11 +1,13 @@
 // `npm run bench`: in-object tool_search and catalog_sync at several catalog sizes, plus the HTTP
-// ratio on `wrangler dev`. Prints tables and rewrites bench/RESULTS.md.
+// ratio on `wrangler dev`. Prints tables and rewrites bench/RESULTS.md, keeping the sections that
+// `npm run bench:load` and `npm run bench:search` write.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { benchCatalog, evalQueries } from "./catalogs";
 import { percentile, startBench, table } from "./harness";
 import { httpRatio } from "./http";
+import { loadSection } from "./load-section";
 import { skillsBench } from "./skills";
 import { tokenEconomy } from "./tokens";
 
@@ -188,6 +190,6 @@ in merge batches of 2,500 to stay under the 5 MB body limit; fts queries cycle t
 
 ${http.table}
 
-${quality}`,
+${loadSection(previous)}${quality}`,
 );
 console.log("wrote bench/RESULTS.md");
