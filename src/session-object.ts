@@ -78,6 +78,12 @@ export class SessionObject extends DurableObject<Env> {
     try {
       this.#eraseRequested = false;
       this.ensureReady();
+      // Idle past its TTL, the session is gone even when its alarm has not run yet (alarms can be
+      // late): erase it as the alarm would, and serve the request as a new session.
+      if (this.expired(now)) {
+        await this.erase();
+        this.ensureReady();
+      }
       const ctx = this.context(address, now);
       this.ensurePacks(ctx);
       const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
@@ -162,6 +168,14 @@ export class SessionObject extends DurableObject<Env> {
     });
     this.skills.invalidate();
     this.#packsKey = key;
+  }
+
+  private expired(now: number): boolean {
+    const deadline =
+      this.#lastSeen === undefined
+        ? this.idleDeadline()
+        : this.#lastSeen + this.config.get().ttl_seconds * 1000;
+    return deadline !== null && Number.isFinite(deadline) && now > deadline;
   }
 
   private idleDeadline(): number | null {
