@@ -1,7 +1,7 @@
 // Makes skill and pack text safe to render for this session: it never names a tool the session
 // may not use (Penguiflow RFC v0.3 §3.12) and, unless `skills.redact_pii` is off, carries no
 // personal data or secrets (Appendix C).
-import { BUILTIN_NAMES } from "../ops/builtin-names";
+import { BUILTIN_NAMES, OPERATION_NAMES } from "../ops/builtin-names";
 import type { OpContext } from "../ops/context";
 import type { BundledPack, BundledSkill, BundledTool } from "../packs/bundle";
 import { broughtName } from "../packs/pack-tools";
@@ -146,6 +146,8 @@ export class TextGuard {
   /** A name the model may call now or after activation: an allowed catalog tool or builtin. */
   private usable(name: string): boolean {
     if ((BUILTIN_NAMES as readonly string[]).includes(name)) return this.#visibility.allowed(name, name);
+    // Other Trove operations (events, tool_resolve …) are the agent's API, never a hidden tool.
+    if (OPERATION_NAMES.includes(name)) return true;
     return this.ctx.catalog.find(name) !== undefined;
   }
 }

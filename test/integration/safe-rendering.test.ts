@@ -3,6 +3,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
+import { OPERATION_NAMES } from "../../src/ops/builtin-names";
+import { OPERATIONS } from "../../src/ops/registry";
 import type { Bundle } from "../../src/packs/bundle";
 import { compilePacks } from "../../src/packs/compile";
 import type { SessionObject } from "../../src/session-object";
@@ -104,5 +106,20 @@ describe("personal data in skill text", () => {
     const raw = (await op(off, "skill_get", { names: ["restart-service", "deploy"] })).json.formatted_context;
     expect(raw).toContain("owner@acme.example");
     expect(raw).toContain("token=abc");
+  });
+});
+
+describe("the bundled core pack", () => {
+  it("keeps its own words: Trove operations its skills name are not hidden tools", async () => {
+    const sid = newSid();
+    const list = (await op(sid, "skill_list", { page_size: 100 })).json.skills as { trigger: string }[];
+    const text = JSON.stringify(list);
+    expect(text).not.toContain("a tool found with tool_search");
+  });
+});
+
+describe("OPERATION_NAMES", () => {
+  it("lists exactly the registry's operations", () => {
+    expect([...OPERATION_NAMES].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
   });
 });

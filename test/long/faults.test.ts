@@ -428,7 +428,7 @@ async function deployScenario({ at, mode }: { at: number; mode: "live" | "restar
 }
 
 describe("deploys while sessions are live", () => {
-  const RUNS = runs(4, 120);
+  const RUNS = runs(3, 120);
 
   it(`${RUNS} sessions take a deploy at a random step, live or with a restart, and end in V2's state`, async () => {
     await quietly(() =>

@@ -87,18 +87,21 @@ function matrixBundle(): Bundle {
 const BUNDLE = matrixBundle();
 
 /**
- * Foreign markers asked for by name: all of them in the long suite; in `npm test` one of each kind
- * (the other tenant's, this tenant's other project's, the other tenant's same project's).
+ * Foreign markers asked for by name: all of them in the long suite. In `npm test` one per cell, a
+ * different kind for each: the other tenant's pack, this tenant's other project's pack, the other
+ * tenant's same project's pack, and another cell's own catalog.
  */
-const probed = (c: Cell) =>
-  LONG
-    ? foreignMarkers(c)
-    : [
-        TENANT_MARKER[c.tenant === "tenant-a" ? "tenant-b" : "tenant-a"],
-        ...CELLS.filter((o) => o !== c && (o.tenant === c.tenant || o.project === c.project)).map(
-          (o) => o.projectMarker,
-        ),
-      ];
+const probed = (c: Cell): string[] => {
+  if (LONG) return foreignMarkers(c);
+  const other = (pick: (o: Cell) => boolean) => CELLS.find((o) => o !== c && pick(o)) as Cell;
+  const kinds = [
+    TENANT_MARKER[c.tenant === "tenant-a" ? "tenant-b" : "tenant-a"],
+    other((o) => o.tenant === c.tenant).projectMarker,
+    other((o) => o.project === c.project).projectMarker,
+    other((o) => o.tenant !== c.tenant && o.project !== c.project).catalogMarker,
+  ];
+  return [kinds[CELLS.indexOf(c) % kinds.length] as string];
+};
 
 /** Sessions: the same sid in both tenants, one sid per project. */
 function sessionsFor(): Map<Cell, string> {

@@ -174,7 +174,7 @@ const property = (searcher: Searcher, type: SearchType) =>
   );
 
 const IN_OBJECT_RUNS = runs(150, 10_000);
-const HTTP_RUNS = runs(5, 40);
+const HTTP_RUNS = runs(3, 40);
 
 describe("tool_search contract, in the session object", () => {
   for (const type of ["fts", "regex", "exact"] as const) {
