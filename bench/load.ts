@@ -195,8 +195,9 @@ function cpuTable(outcomes: Outcome[]): string {
       "everything else",
       `machine busy (of ${cpus().length})`,
       "stolen",
+      "Trove workerd CPU per request, ms",
     ],
-    outcomes.map(({ scenario, generatorCores, serverCores, machineCores }) => {
+    outcomes.map(({ scenario, rec, seconds, generatorCores, serverCores, machineCores }) => {
       const server = SERVER_ROLES.map((role) => serverCores.get(role) ?? 0);
       const ours = generatorCores + server.reduce((a, b) => a + b, 0);
       return [
@@ -206,6 +207,8 @@ function cpuTable(outcomes: Outcome[]): string {
         Math.max(0, machineCores.busy - ours).toFixed(2),
         machineCores.busy.toFixed(2),
         machineCores.steal.toFixed(2),
+        // What one request costs Trove itself, whoever else had the cores: its capacity per core.
+        (((serverCores.get("Trove workerd") ?? 0) * seconds * 1000) / rec.started).toFixed(2),
       ];
     }),
   );
@@ -308,8 +311,9 @@ wrangler ${wrangler}; run ${new Date().toISOString().slice(0, 16)}Z; load averag
 \`wrangler dev\` on loopback runs Trove (the worker and every session object) in one workerd, behind a
 proxy workerd and a Node process of its own (request logging, console output), and the load
 generator shares the same ${cpus().length} cores: the CPU table says who used them during each window
-("everything else" is other processes on the machine). The figures are what this machine sustains
-with all of that on it, not production capacity or latency.
+("everything else" is other processes on the machine), and its last column what one request
+costs Trove's own workerd, which depends least on who else ran. The figures are what this machine
+sustains with all of that on it, not production capacity or latency.
 
 Every virtual agent is a closed loop (no think time, no model) with a ${TIMEOUT_MS / 1000} s timeout per request. An
 error is any non-2xx answer, a timeout, a network failure, or a 2xx answer the mix did not expect
@@ -329,8 +333,8 @@ top hit) → 3 % \`state\`. A run (\`run_id\`) lasts five turns.
   Even sessions activate for the session (activations pile up, so their context grows turn after
   turn), odd ones per run.
 - **B** — one hot session (500 tools, run-scoped, synced before the window) with ${hot.scenario.workers} requests in
-  flight for ${hot.scenario.seconds} s: a Durable Object runs its requests one at a time, so this is what one
-  session sustains.
+  flight for ${hot.scenario.seconds} s: a Durable Object handles its requests one at a time, so compare its
+  req/s with A's to see whether one session is the limit here.
 
 ${summary}
 
