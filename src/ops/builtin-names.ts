@@ -19,7 +19,7 @@ export type BuiltinName = (typeof BUILTIN_NAMES)[number];
  * the registry; a test checks the two agree). Skill text naming them talks about Trove's API, not
  * about a tool the session might be denied.
  */
-export const OPERATION_NAMES: readonly string[] = [
+export const OPERATION_NAMES = [
   "session_get",
   "session_configure",
   "session_delete",
@@ -46,4 +46,4 @@ export const OPERATION_NAMES: readonly string[] = [
   "pack_open_docs",
   "pack_read_file",
   "pack_enable_tools",
-];
+] as const;

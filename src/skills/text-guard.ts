@@ -147,7 +147,7 @@ export class TextGuard {
   private usable(name: string): boolean {
     if ((BUILTIN_NAMES as readonly string[]).includes(name)) return this.#visibility.allowed(name, name);
     // Other Trove operations (events, tool_resolve …) are the agent's API, never a hidden tool.
-    if (OPERATION_NAMES.includes(name)) return true;
+    if ((OPERATION_NAMES as readonly string[]).includes(name)) return true;
     return this.ctx.catalog.find(name) !== undefined;
   }
 }

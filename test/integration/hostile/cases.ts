@@ -73,35 +73,8 @@ export const ROUTE = {
   routing: "unknown routes, methods and session ids",
 } as const;
 
-/** Every operation of src/ops/registry.ts; the test checks this list against OPERATIONS. */
-export const OPERATION_NAMES = [
-  "session_get",
-  "session_configure",
-  "session_delete",
-  "catalog_sync",
-  "tool_search",
-  "tool_activate",
-  "tool_deactivate",
-  "tool_resolve",
-  "approval_decide",
-  "context",
-  "state",
-  "events",
-  "skill_search",
-  "skill_get",
-  "skill_list",
-  "skill_directory",
-  "skill_load",
-  "skill_read_file",
-  "skill_enable",
-  "skill_disable",
-  "pack_list",
-  "pack_attach",
-  "pack_detach",
-  "pack_open_docs",
-  "pack_read_file",
-  "pack_enable_tools",
-] as const;
+/** Every operation of src/ops/registry.ts (the test checks the list against OPERATIONS). */
+export { OPERATION_NAMES } from "../../../src/ops/builtin-names";
 
 // ── Expectations ─────────────────────────────────────────────────────────────────────────────────
 
