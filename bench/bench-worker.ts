@@ -2,7 +2,7 @@
 import { OPERATIONS_BY_NAME } from "../src/ops/registry";
 import { type OpResult, SessionObject } from "../src/session-object";
 
-export { default } from "../src/index";
+export { default } from "../src";
 
 const ADDRESS = { tenant: "bench", sid: "bench" };
 

@@ -1,6 +1,6 @@
 // The skills part of `npm run bench`: skill_search speed, cold start with bundled skills, restarts.
 import { readFileSync } from "node:fs";
-import { compilePacks } from "../src/packs/compile";
+import { compilePacks } from "../src/compiler/compile";
 import { skillSearchFields } from "../src/skills/skill-index";
 import { percentile, type startBench, table } from "./harness";
 

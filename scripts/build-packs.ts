@@ -2,7 +2,7 @@
 // skills, their tools, and the text of bundled and pack files.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { compilePacks, formatProblem, type PackFile, type PackProblem } from "../src/packs/compile";
+import { compilePacks, formatProblem, type PackFile, type PackProblem } from "../src/compiler/compile";
 import { skillSearchFields } from "../src/skills/skill-index";
 
 const packsDir = resolve(process.env.TROVE_PACKS_DIR ?? "packs");

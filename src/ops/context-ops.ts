@@ -1,11 +1,11 @@
 // What the agent sends its model this turn (context), and what an operator inspects (state, events).
 import { z } from "zod";
 import { packSource, skillSource } from "../packs/attachments";
-import { attachablePacks } from "../packs/pack-tools";
+import { attachablePacks } from "./brought-tools";
 import { estimateJsonTokens, estimateTokens } from "../search/tokens";
 import { formatSkills, skillDiscoveryBlock } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
-import { TextGuard } from "../skills/text-guard";
+import { TextGuard } from "./text-guard";
 import { packsBlock, toolDiscoveryBlock } from "../tools/prompt-blocks";
 import { type RenderableTool, renderTool } from "../tools/render";
 import { ApprovalView } from "./activation-ops";

@@ -1,6 +1,6 @@
 // The session resource: read its config and counts, replace its config, erase it.
 import { z } from "zod";
-import { reconcileBroughtTools } from "../packs/pack-tools";
+import { reconcileBroughtTools } from "./brought-tools";
 import { skillPolicy } from "../skills/skill-store";
 import { SessionConfigInput, SessionConfigSchema } from "../state/config";
 import { visibilityFor } from "../tools/policy";

@@ -2,8 +2,8 @@
 // (`<skill>__<tool>`) in the session's catalog until it is disabled. Both are sticky per session.
 import { z } from "zod";
 import { skillSource } from "../packs/attachments";
-import { checkedRecords } from "../packs/pack-tools";
-import { TextGuard } from "../skills/text-guard";
+import { checkedRecords } from "./brought-tools";
+import { TextGuard } from "./text-guard";
 import { visibilityFor } from "../tools/policy";
 import { defineOp } from "./operation";
 import { allowedTools, BroughtTools } from "./pack-ops";

@@ -5,7 +5,7 @@ import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
 import { PageInput, PageOutput, readPage, relativeFilePath, unsupportedFile } from "../packs/file-pages";
 import { unknownSkill } from "../skills/skill-store";
-import { TextGuard } from "../skills/text-guard";
+import { TextGuard } from "./text-guard";
 import type { OpContext } from "./context";
 import { defineOp } from "./operation";
 

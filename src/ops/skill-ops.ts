@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { formatSkills } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
-import { TextGuard } from "../skills/text-guard";
+import { TextGuard } from "./text-guard";
 import { defineOp } from "./operation";
 
 const SearchType = z.enum(["fts", "regex", "exact"]);

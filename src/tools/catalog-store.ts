@@ -1,7 +1,6 @@
 // The session's tool catalog in SQLite: incremental sync by record hash, visibility, counts.
 import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError } from "../errors";
-import { BUILTIN_NAMES } from "../ops/builtin-names";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
 import { findTool, providerNamesOf, type StoredTool, visibleTools } from "./catalog-queries";
@@ -96,7 +95,14 @@ export class CatalogStore {
   #hashByRaw = new Map<string, string>();
   #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
 
-  constructor(private readonly sql: Sql) {}
+  /**
+   * @param reserved names of Trove's own tools: no provider name may take one (the operations
+   *   layer knows them; the catalog only keeps clear of them).
+   */
+  constructor(
+    private readonly sql: Sql,
+    private readonly reserved: readonly string[],
+  ) {}
 
   /** Forgets in-memory copies; the next read goes to SQLite. Call after any outside write. */
   invalidate(): void {
@@ -230,7 +236,7 @@ export class CatalogStore {
     }
     const rowAllowed = new Map(rows.map((row) => [row[0] as string, row[9] === 1]));
     const allowed = present.filter((name) => rowAllowed.get(name) ?? stored.get(name)?.allowed);
-    const desired = desiredProviderNames(allowed, present);
+    const desired = desiredProviderNames(allowed, present, this.reserved);
     this.freeProviderNames(desired, stored);
     for (const row of rows) row.push(desired.get(row[0] as string) ?? null, source);
     for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
@@ -275,6 +281,7 @@ export class CatalogStore {
     const desired = desiredProviderNames(
       allowed,
       rows.map((r) => r.name),
+      this.reserved,
     );
     // A tool that becomes denied loses its provider name in the same write as its flag.
     for (const chunk of jsonChunks(changes)) {
@@ -437,8 +444,9 @@ export class CatalogStore {
 function desiredProviderNames(
   allowed: readonly string[],
   present: readonly string[],
+  reserved: readonly string[],
 ): Map<string, string | null> {
-  const names = providerNames(allowed, BUILTIN_NAMES);
+  const names = providerNames(allowed, reserved);
   return new Map(present.map((name) => [name, names.get(name) ?? null]));
 }
 

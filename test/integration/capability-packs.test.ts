@@ -4,7 +4,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
 import type { Bundle } from "../../src/packs/bundle";
-import { compilePacks } from "../../src/packs/compile";
+import { compilePacks } from "../../src/compiler/compile";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_B, newSid, op } from "../support/http";
 

@@ -6,7 +6,7 @@ import type { Env } from "../../src/env";
 import { OPERATION_NAMES } from "../../src/ops/builtin-names";
 import { OPERATIONS } from "../../src/ops/registry";
 import type { Bundle } from "../../src/packs/bundle";
-import { compilePacks } from "../../src/packs/compile";
+import { compilePacks } from "../../src/compiler/compile";
 import type { SessionObject } from "../../src/session-object";
 import { call, newSid, op } from "../support/http";
 

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Bundle } from "../../src/packs/bundle";
-import { compilePacks } from "../../src/packs/compile";
+import { compilePacks } from "../../src/compiler/compile";
 import { estimateJsonTokens, estimateTokens } from "../../src/search/tokens";
 import type { SessionObject } from "../../src/session-object";
 import { newSid } from "../support/http";

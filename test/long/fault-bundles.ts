@@ -2,7 +2,7 @@
 // another pack, changes, removes and adds skills, and drops a skill that brings tools.
 import { expect } from "vitest";
 import type { Bundle } from "../../src/packs/bundle";
-import { compilePacks } from "../../src/packs/compile";
+import { compilePacks } from "../../src/compiler/compile";
 
 const entry = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\nCall \`deploy\` then check.\n`;

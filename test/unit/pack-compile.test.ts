@@ -3,7 +3,7 @@
 // message, warnings, hashes, determinism.
 import { describe, expect, it } from "vitest";
 import type { BundledSkill } from "../../src/packs/bundle";
-import { compilePacks, formatProblem, type PackFile } from "../../src/packs/compile";
+import { compilePacks, formatProblem, type PackFile } from "../../src/compiler/compile";
 import { canonicalJson, sha256Hex } from "../../src/search/hash";
 
 const raw = import.meta.glob<string>("../fixtures/packs/**/*", {

@@ -9,9 +9,9 @@ import {
 } from "cloudflare:test";
 import { expect } from "vitest";
 import type { Env } from "../../../src/env";
-import worker from "../../../src/index";
+import worker from "../../../src";
 import type { Bundle } from "../../../src/packs/bundle";
-import { compilePacks } from "../../../src/packs/compile";
+import { compilePacks } from "../../../src/compiler/compile";
 import type { SessionObject } from "../../../src/session-object";
 
 /**

@@ -3,7 +3,7 @@
 // skill folders (manifest.yaml, ADR-014) and Penguiflow skill files (RFC v0.3 §3.5, Appendix D).
 // Pure — no file system — so it also runs in workerd.
 import { canonicalJson, sha256Hex } from "../search/hash";
-import type { Bundle, BundledPack, BundledSkill } from "./bundle";
+import type { Bundle, BundledPack, BundledSkill } from "../packs/bundle";
 import { listPackFiles, readEntry, resolveEntry } from "./capability";
 import {
   baseOf,
@@ -19,20 +19,9 @@ import { readNovaSkill } from "./nova-skill";
 import { readPackConfig } from "./pack-config";
 import { byPath, Problems } from "./sources";
 import { namespacedName, readToolsJson, type ToolsFile } from "./tools-json";
+import type { PackFile, PackProblem } from "./problems";
 
-/** One file under the packs directory; `path` is relative to it, `/`-separated, pack folder first. */
-export interface PackFile {
-  path: string;
-  /** Bytes (what the build script passes, so invalid UTF-8 is detected) or already-decoded text. */
-  content: string | Uint8Array;
-}
-
-export interface PackProblem {
-  file: string;
-  line?: number;
-  field: string;
-  reason: string;
-}
+export { formatProblem, type PackFile, type PackProblem } from "./problems";
 
 export interface CompileResult {
   bundle: Bundle;
@@ -42,11 +31,6 @@ export interface CompileResult {
 
 /** Bundled files larger than this are listed in their skill or pack but their text is not stored. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024;
-
-/** `file:line — field — reason` (no `:line` when it is unknown). */
-export function formatProblem(p: PackProblem): string {
-  return `${p.file}${p.line === undefined ? "" : `:${p.line}`} — ${p.field} — ${p.reason}`;
-}
 
 // ── Packs ────────────────────────────────────────────────────────────────────────────────────────
 

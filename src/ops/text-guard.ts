@@ -1,16 +1,16 @@
 // Makes skill and pack text safe to render for this session: it never names a tool the session
 // may not use (Penguiflow RFC v0.3 §3.12) and, unless `skills.redact_pii` is off, carries no
 // personal data or secrets (Appendix C).
-import { BUILTIN_NAMES, OPERATION_NAMES } from "../ops/builtin-names";
-import type { OpContext } from "../ops/context";
+import { BUILTIN_NAMES, OPERATION_NAMES } from "./builtin-names";
+import type { OpContext } from "./context";
 import type { BundledPack, BundledSkill, BundledTool } from "../packs/bundle";
-import { broughtName } from "../packs/pack-tools";
+import { broughtName } from "./brought-tools";
 import { visibilityFor } from "../tools/policy";
 import { normalizeTool, qualifiedName } from "../tools/tool-record";
-import { visiblePacks } from "./pack-upsert";
-import { redactPii } from "./pii";
-import { redactToolNames } from "./redact";
-import { skillPolicy } from "./skill-store";
+import { visiblePacks } from "../skills/pack-upsert";
+import { redactPii } from "../skills/pii";
+import { redactToolNames } from "../skills/redact";
+import { skillPolicy } from "../skills/skill-store";
 
 /** Whose text it is: its own tools (and the tools it names) are judged with it. */
 export type Owner = { skill: BundledSkill } | { pack: BundledPack };

@@ -1,7 +1,7 @@
 // Reads a pack's pack.yaml (name, version, scope and its ids, pinned skills, flags, entry doc) into
 // the pack's config, defaulting what it leaves out; used by compile.ts.
-import type { BundledPack } from "./bundle";
-import type { PackFile } from "./compile";
+import type { BundledPack } from "../packs/bundle";
+import type { PackFile } from "./problems";
 import { PACK_NAME, PACK_NAME_RULE, PackConfigFile } from "./formats";
 import {
   check,

@@ -1,6 +1,6 @@
 // What makes a pack attachable (Capability Packs spec §4): its entry doc — resolved, then read for its
 // name and description — and the list of the pack's files, whose text the bundle keeps for reading.
-import type { BundledPackFile } from "./bundle";
+import type { BundledPackFile } from "../packs/bundle";
 import { EntryFrontmatter, type Member, type PackContext, PENGUIFLOW_FILE } from "./formats";
 import {
   byPath,

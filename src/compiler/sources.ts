@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
-import type { PackFile, PackProblem } from "./compile";
+import type { PackFile, PackProblem } from "./problems";
 
 // ── Problems and parsed sources ──────────────────────────────────────────────────────────────────
 

@@ -2,8 +2,8 @@
 // Penguiflow skills, and the Agent Skills and Penguiflow readers that turn a skill's files into a
 // draft record (used by compile.ts; Nova folders are read by nova-skill.ts).
 import { z } from "zod";
-import type { BundledSkill } from "./bundle";
-import type { PackFile } from "./compile";
+import type { BundledSkill } from "../packs/bundle";
+import type { PackFile } from "./problems";
 import {
   check,
   definitionText,
