@@ -10,7 +10,7 @@ const FLOORS = [
   { name: "operations", path: "^src/ops/" },
   { name: "domains", path: "^src/(tools|skills|packs|state|generated)/" },
   { name: "shared", path: "^src/search/" },
-  { name: "base", path: "^src/(db/|errors\\.ts$)" },
+  { name: "base", path: "^src/(db/|(errors|schemas)\\.ts$)" },
 ];
 
 const upward = FLOORS.flatMap((lower, i) =>
@@ -63,6 +63,9 @@ module.exports = {
     exclude: { path: "^(node_modules|\\.wrangler)" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
   },
 };

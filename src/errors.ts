@@ -1,4 +1,5 @@
-// The one error type Trove raises on purpose, and its wire shape.
+// The one error type Trove raises on purpose, its codes, and its wire shape.
+import type { z } from "zod";
 
 /** The JSON body of every error response: `{ "error": { code, message, details } }`. */
 export interface ErrorBody {
@@ -6,15 +7,60 @@ export interface ErrorBody {
 }
 
 /**
+ * Every error code Trove answers, with its status and what it means. Operations declare which of
+ * these they can answer (ops/operation.ts); OpenAPI and /docs list exactly those, and a
+ * TroveError's status must be its code's (the type checks it).
+ */
+export const ERROR_CODES = {
+  invalid_input: { status: 400, meaning: "A field fails the operation's input schema" },
+  invalid_json: { status: 400, meaning: "The body is missing or is not JSON" },
+  too_deep: { status: 400, meaning: "The JSON nests too deeply" },
+  invalid_session_id: { status: 400, meaning: "The session id in the path has a bad shape" },
+  unauthorized: { status: 401, meaning: "Missing or unknown API key" },
+  body_too_large: { status: 413, meaning: "The body is over 5 MB" },
+  not_found: { status: 404, meaning: "No such route" },
+  unknown_operation: { status: 404, meaning: "No operation of that name" },
+  internal: { status: 500, meaning: "A fault on Trove's side; nothing was written" },
+  catalog_too_large: { status: 400, meaning: "The catalog would hold more tools than a session may" },
+  pattern_too_long: { status: 400, meaning: "A regex query is over the length limit" },
+  invalid_pattern: { status: 400, meaning: "A regex query does not compile" },
+  run_id_required: { status: 400, meaning: "The session activates per run and no run_id was sent" },
+  invalid_path: { status: 400, meaning: "A file path escapes its skill or pack, or names nothing" },
+  invalid_offset: { status: 400, meaning: "A page offset past the end of the file" },
+  approval_denied: { status: 403, meaning: "A person denied this call" },
+  unknown_tool: {
+    status: 404,
+    meaning: "No tool of that name this session may use (denied and absent alike)",
+  },
+  unknown_skill: {
+    status: 404,
+    meaning: "No skill of that name this session may see (hidden and absent alike)",
+  },
+  unknown_pack: { status: 404, meaning: "No capability pack of that id this session may attach" },
+  unknown_file: { status: 404, meaning: "No such file in the skill or pack" },
+  unknown_approval: { status: 404, meaning: "No pending approval of that id for this call" },
+  ambiguous_skill: { status: 409, meaning: "Several skills share the name: use the qualified id" },
+  approval_already_decided: { status: 409, meaning: "The approval was already approved or denied" },
+  approval_used: { status: 409, meaning: "The approval was already used for a call" },
+  pack_not_attached: { status: 409, meaning: "The pack must be attached first" },
+  unsupported_file: { status: 415, meaning: "The file is binary or too large, so its text was not bundled" },
+  invalid_arguments: { status: 422, meaning: "The call's arguments fail the tool's input_schema" },
+  invalid_pack_tools: { status: 422, meaning: "A pack's or skill's tools fail the catalog's record schema" },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export type StatusOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]["status"];
+
+/**
  * An expected failure with an HTTP status. Anything else that escapes becomes a logged 500 with no
  * internals on the wire.
  *
  * @example throw new TroveError("invalid_pattern", 400, "regex does not compile", { field: "query" })
  */
-export class TroveError extends Error {
+export class TroveError<C extends ErrorCode = ErrorCode> extends Error {
   constructor(
-    readonly code: string,
-    readonly status: number,
+    readonly code: C,
+    readonly status: StatusOf<C>,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
@@ -43,4 +89,23 @@ export function formatPath(path: readonly PropertyKey[]): string {
     else out += out ? `.${String(key)}` : String(key);
   }
   return out;
+}
+
+const MAX_ISSUES = 20;
+
+/** A 400 naming each offending field path, first one in `details.field`. */
+export function validationError(error: z.ZodError): TroveError {
+  const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
+    // An unknown key is named by its own path, not its parent's.
+    field: formatPath(issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path),
+    code: issue.code,
+    message: issue.message,
+  }));
+  const first = issues[0];
+  const message = first ? `${first.field || "body"}: ${first.message}` : "invalid input";
+  return new TroveError("invalid_input", 400, message, {
+    field: first?.field ?? "",
+    issues,
+    ...(error.issues.length > MAX_ISSUES ? { more_issues: error.issues.length - MAX_ISSUES } : {}),
+  });
 }

@@ -1,17 +1,22 @@
-// The per-session Durable Object: owns start-up (schema) and lifetime (the idle alarm), and runs
-// operations inside a transaction.
+// The per-session Durable Object: owns start-up (schema, packs), lifetime (the idle alarm, in
+// session/lifetime.ts) and dispatch (each operation inside one transaction).
 import { DurableObject } from "cloudflare:workers";
 import { migrate } from "./db/migrations";
 import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
 import { TroveError } from "./errors";
 import { BUNDLE } from "./generated/packs";
-import type { OpContext } from "./ops/context";
-import { BUILTIN_NAMES } from "./ops/builtin-names";
-import { OPERATIONS_BY_NAME } from "./ops/registry";
+import type { OpResult, SessionAddress, SessionRpc } from "./ops/dispatch";
+
+export type { OpResult, SessionAddress };
+
+import { reconcileBroughtTools } from "./ops/brought-tools";
+import { modelToolNames } from "./ops/builtins";
+import type { OpContext } from "./ops/operation";
+import { OPERATIONS, OPERATIONS_BY_NAME } from "./ops/registry";
 import { AttachmentStore } from "./packs/attachments";
 import type { Bundle } from "./packs/bundle";
-import { reconcileBroughtTools } from "./ops/brought-tools";
+import { Lifetime } from "./session/lifetime";
 import { loadPacks } from "./skills/pack-upsert";
 import { SkillStore, skillPolicy } from "./skills/skill-store";
 import { ConfigStore } from "./state/config";
@@ -20,16 +25,7 @@ import { ActivationStore } from "./tools/activation";
 import { ApprovalStore } from "./tools/approvals";
 import { CatalogStore } from "./tools/catalog-store";
 
-export interface SessionAddress {
-  tenant: string;
-  sid: string;
-}
-
-export type OpResult =
-  | { ok: true; value: unknown }
-  | { ok: false; status: number; error: { code: string; message: string; details: Record<string, unknown> } };
-
-export class SessionObject extends DurableObject<Env> {
+export class SessionObject extends DurableObject<Env> implements SessionRpc {
   readonly sql: Sql;
   readonly config: ConfigStore;
   readonly catalog: CatalogStore;
@@ -45,21 +41,25 @@ export class SessionObject extends DurableObject<Env> {
   #address: SessionAddress = { tenant: "", sid: "" };
   #ready = false;
   #eraseRequested = false;
-  /** When a request last moved `last_seen` (ms); NaN when never. */
-  #lastSeen: number | undefined;
-  /** The erase deadline the alarm is set for. */
-  #deadline = Number.NaN;
+  readonly #lifetime: Lifetime;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = createSql(ctx.storage.sql);
     this.config = new ConfigStore(this.sql);
-    this.catalog = new CatalogStore(this.sql, BUILTIN_NAMES);
+    this.catalog = new CatalogStore(this.sql, modelToolNames(OPERATIONS));
     this.activations = new ActivationStore(this.sql);
     this.approvals = new ApprovalStore(this.sql);
     this.events = new EventLog(this.sql, () => this.#address);
     this.skills = new SkillStore(this.sql);
     this.attachments = new AttachmentStore(this.sql);
+    this.#lifetime = new Lifetime({
+      sql: this.sql,
+      transaction: (fn) => ctx.storage.transactionSync(fn),
+      setAlarm: (at) => ctx.storage.setAlarm(at),
+      ttlSeconds: () => this.config.get().ttl_seconds,
+      prune: (now) => this.activations.pruneExpired(now),
+    });
     this.ensureReady();
   }
 
@@ -81,7 +81,7 @@ export class SessionObject extends DurableObject<Env> {
       this.ensureReady();
       // Idle past its TTL, the session is gone even when its alarm has not run yet (alarms can be
       // late): erase it as the alarm would, and serve the request as a new session.
-      if (this.expired(now)) {
+      if (this.#lifetime.expired(now)) {
         await this.erase();
         this.ensureReady();
       }
@@ -89,7 +89,7 @@ export class SessionObject extends DurableObject<Env> {
       this.ensurePacks(ctx);
       const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
       if (this.#eraseRequested) await this.erase();
-      else await this.extendLife(now);
+      else await this.#lifetime.extend(now);
       return { ok: true, value };
     } catch (err) {
       if (!(err instanceof TroveError)) {
@@ -108,7 +108,7 @@ export class SessionObject extends DurableObject<Env> {
         const { type, data } = err.event;
         this.ctx.storage.transactionSync(() => this.events.record(type as EventType, data, now));
       }
-      await this.extendLife(now);
+      await this.#lifetime.extend(now);
       return failure(err);
     }
   }
@@ -123,7 +123,7 @@ export class SessionObject extends DurableObject<Env> {
     this.ensureReady();
     const now = Date.now();
     this.ctx.storage.transactionSync(() => this.events.flush());
-    const deadline = this.idleDeadline();
+    const deadline = this.#lifetime.idleDeadline();
     if (deadline === null || now >= deadline) {
       await this.erase();
       return;
@@ -145,6 +145,7 @@ export class SessionObject extends DurableObject<Env> {
       bundle: this.bundle,
       tenant: address.tenant,
       now,
+      operations: OPERATIONS,
       erase: () => {
         this.#eraseRequested = true;
       },
@@ -171,46 +172,6 @@ export class SessionObject extends DurableObject<Env> {
     this.#packsKey = key;
   }
 
-  private expired(now: number): boolean {
-    const deadline =
-      this.#lastSeen === undefined
-        ? this.idleDeadline()
-        : this.#lastSeen + this.config.get().ttl_seconds * 1000;
-    return deadline !== null && Number.isFinite(deadline) && now > deadline;
-  }
-
-  private idleDeadline(): number | null {
-    const lastSeen = this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'last_seen'`);
-    return lastSeen ? Number(lastSeen.value) + this.config.get().ttl_seconds * 1000 : null;
-  }
-
-  /**
-   * Any request extends the session's life. To keep requests free of writes, `last_seen` and the
-   * alarm move only when they have drifted by more than 1 % of the TTL (between 1 s and 10 min),
-   * or when the TTL itself changed. Expired run activations are invisible from the moment they
-   * expire; deleting them is cleanup, done whenever `last_seen` moves and by the alarm.
-   */
-  private async extendLife(now: number): Promise<void> {
-    const ttl = this.config.get().ttl_seconds * 1000;
-    if (this.#lastSeen === undefined) {
-      const stored = this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'last_seen'`);
-      this.#lastSeen = stored ? Number(stored.value) : Number.NaN;
-      this.#deadline = this.#lastSeen + ttl;
-    }
-    const slack = Math.min(600_000, Math.max(1_000, ttl / 100));
-    if (now - this.#lastSeen <= slack && this.#deadline === this.#lastSeen + ttl) return;
-    this.ctx.storage.transactionSync(() => {
-      this.sql.run(
-        `INSERT INTO trove_meta (key, value) VALUES ('last_seen', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-        String(now),
-      );
-      this.activations.pruneExpired(now);
-    });
-    this.#lastSeen = now;
-    this.#deadline = now + ttl;
-    await this.ctx.storage.setAlarm(this.#deadline);
-  }
-
   /** Drops every table, row and the alarm; the schema is re-created by the next request. */
   private async erase(): Promise<void> {
     this.#eraseRequested = false;
@@ -218,8 +179,7 @@ export class SessionObject extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     this.events.discard();
     this.#packsKey = null;
-    this.#lastSeen = undefined;
-    this.#deadline = Number.NaN;
+    this.#lifetime.reset();
     this.config.reset();
     this.catalog.invalidate();
     this.#ready = false;

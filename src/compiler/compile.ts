@@ -2,8 +2,9 @@
 // that make a pack attachable (Capability Packs spec §4, §7); Agent Skills folders (SKILL.md), Nova
 // skill folders (manifest.yaml, ADR-014) and Penguiflow skill files (RFC v0.3 §3.5, Appendix D).
 // Pure — no file system — so it also runs in workerd.
-import { canonicalJson, sha256Hex } from "../search/hash";
+
 import type { Bundle, BundledPack, BundledSkill } from "../packs/bundle";
+import { canonicalJson, sha256Hex } from "../search/hash";
 import { listPackFiles, readEntry, resolveEntry } from "./capability";
 import {
   baseOf,
@@ -17,9 +18,9 @@ import {
 } from "./formats";
 import { readNovaSkill } from "./nova-skill";
 import { readPackConfig } from "./pack-config";
+import type { PackFile, PackProblem } from "./problems";
 import { byPath, Problems } from "./sources";
 import { namespacedName, readToolsJson, type ToolsFile } from "./tools-json";
-import type { PackFile, PackProblem } from "./problems";
 
 export { formatProblem, type PackFile, type PackProblem } from "./problems";
 

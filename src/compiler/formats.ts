@@ -3,6 +3,7 @@
 // draft record (used by compile.ts; Nova folders are read by nova-skill.ts).
 import { z } from "zod";
 import type { BundledSkill } from "../packs/bundle";
+import { ID_PATTERN, TENANT_PATTERN } from "../schemas";
 import type { PackFile } from "./problems";
 import {
   check,
@@ -52,8 +53,8 @@ export const PackConfigFile = z.object(
     scope: z
       .enum(["global", "tenant", "project"], { error: 'must be "global", "tenant" or "project"' })
       .optional(),
-    tenant_id: Str.regex(/^[A-Za-z0-9._-]{1,64}$/, "must match ^[A-Za-z0-9._-]{1,64}$").optional(),
-    project_id: Str.regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$").optional(),
+    tenant_id: Str.regex(TENANT_PATTERN, `must match ${TENANT_PATTERN.source}`).optional(),
+    project_id: Str.regex(ID_PATTERN, `must match ${ID_PATTERN.source}`).optional(),
     pinned: StrList.optional(),
     enabled: Bool.optional(),
     update_existing: Bool.optional(),

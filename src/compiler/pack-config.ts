@@ -1,8 +1,8 @@
 // Reads a pack's pack.yaml (name, version, scope and its ids, pinned skills, flags, entry doc) into
 // the pack's config, defaulting what it leaves out; used by compile.ts.
 import type { BundledPack } from "../packs/bundle";
-import type { PackFile } from "./problems";
 import { PACK_NAME, PACK_NAME_RULE, PackConfigFile } from "./formats";
+import type { PackFile } from "./problems";
 import {
   check,
   definitionText,

@@ -1,7 +1,8 @@
 // Reads a tools.json — a pack's tools (Capability Packs spec §7) or a skill's (Nova ADR-014 §1) —
 // checking each record with the catalog's own schema, so what the build accepts a session accepts.
-import { TOOL_NAME, ToolRecord } from "../tools/tool-record";
+
 import type { BundledTool } from "../packs/bundle";
+import { TOOL_NAME, ToolRecord } from "../tools/tool-record";
 import type { PackFile } from "./problems";
 import {
   check,

@@ -3,9 +3,10 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Env } from "../env";
 import { TroveError } from "../errors";
+import type { OpResult, SessionAddress } from "../ops/dispatch";
 import type { Operation } from "../ops/operation";
 import { OPERATIONS } from "../ops/registry";
-import type { OpResult, SessionAddress } from "../session-object";
+import { ID_PATTERN } from "../schemas";
 import { tenantForAuthorization } from "./auth";
 import { docsPage } from "./docs-page";
 import { errorResponse, onError } from "./errors";
@@ -19,7 +20,6 @@ import { openApiDocument } from "./openapi";
 type AppEnv = { Bindings: Env; Variables: { tenant: string } };
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -84,8 +84,8 @@ export function createApp(): Hono<AppEnv> {
 }
 
 function sessionId(sid: string): string {
-  if (!SESSION_ID.test(sid)) {
-    throw new TroveError("invalid_session_id", 400, "session ids match ^[A-Za-z0-9._:-]{1,128}$", {
+  if (!ID_PATTERN.test(sid)) {
+    throw new TroveError("invalid_session_id", 400, `session ids match ${ID_PATTERN.source}`, {
       field: "sid",
     });
   }

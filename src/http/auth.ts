@@ -1,6 +1,5 @@
 // Bearer keys → tenant. Keys come from TROVE_API_KEYS as `tenant:key` pairs; compared in constant time.
-
-const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
+import { TENANT_PATTERN } from "../schemas";
 
 interface KeyEntry {
   tenant: string;
@@ -20,7 +19,7 @@ export function parseApiKeys(raw: string): { tenant: string; key: string }[] {
       const colon = pair.indexOf(":");
       const tenant = pair.slice(0, colon);
       const key = pair.slice(colon + 1);
-      if (colon <= 0 || !key || !TENANT.test(tenant)) {
+      if (colon <= 0 || !key || !TENANT_PATTERN.test(tenant)) {
         if (pair) console.warn(JSON.stringify({ msg: "ignoring malformed TROVE_API_KEYS entry", tenant }));
         return [];
       }

@@ -37,6 +37,23 @@ function fieldsTable(schema: Json | undefined): string {
   return `<table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Default</th><th scope="col">Description</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
+/** The error statuses an operation answers, each with its codes and what they mean. */
+function errorsList(responses: Record<string, Json>): string {
+  const items = Object.entries(responses)
+    .filter(([status]) => status !== "200")
+    .map(([status, r]) => `<li><code>${html(status)}</code> ${html(String(r.description ?? ""))}</li>`);
+  return items.length > 0 ? `<h4>Errors</h4><ul>${items.join("")}</ul>` : "";
+}
+
+function exampleBlock(request: unknown, response: unknown): string {
+  if (request === undefined && response === undefined) return "";
+  const pre = (label: string, value: unknown) =>
+    value === undefined
+      ? ""
+      : `<p>${label}</p><pre><code>${html(JSON.stringify(value, null, 2))}</code></pre>`;
+  return `<h4>Example</h4>${pre("Request body", request)}${pre("Response", response)}`;
+}
+
 let page: string | null = null;
 
 export function docsPage(): string {
@@ -59,11 +76,15 @@ export function docsPage(): string {
       ] as Json | undefined;
       const ok = ((op.responses as Json)["200"] as Json).content as Json | undefined;
       const okSchema = (ok?.["application/json"] as Json | undefined)?.schema;
+      const okExample = (ok?.["application/json"] as Json | undefined)?.example;
       toc.push(`<li><a href="#${html(id)}"><code>${html(id)}</code></a></li>`);
       sections.push(
         `<section id="${html(id)}"><h3><code>${method.toUpperCase()} ${html(path)}</code></h3><p>${html(String(op.summary ?? ""))}</p>` +
           (body ? `<h4>Request</h4>${fieldsTable(ref(body.schema) ?? (body.schema as Json))}` : "") +
-          `<h4>Response</h4>${fieldsTable(ref(okSchema) ?? (okSchema as Json | undefined))}</section>`,
+          `<h4>Response</h4>${fieldsTable(ref(okSchema) ?? (okSchema as Json | undefined))}` +
+          errorsList(op.responses as Record<string, Json>) +
+          exampleBlock(body?.example, okExample) +
+          "</section>",
       );
     }
   }
@@ -74,7 +95,7 @@ export function docsPage(): string {
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:70rem;padding:1rem 2rem;color:#1d1d1f}
 code{font:13px ui-monospace,monospace;background:#f3f3f5;padding:0 .2em;border-radius:3px}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
-section{border-top:2px solid #eee;padding-top:.5rem}nav ul{columns:3}small{color:#a33}
+section{border-top:2px solid #eee;padding-top:.5rem}pre{background:#f6f6f8;padding:.5rem;overflow:auto}nav ul{columns:3}small{color:#a33}
 </style></head><body>
 <h1>Trove API reference <small style="color:#666">v${html(String((doc.info as Json).version))}</small></h1>
 <p>Every request to <code>/v1/sessions/…</code> carries <code>Authorization: Bearer &lt;key&gt;</code>. Errors are

@@ -1,5 +1,7 @@
 // The inspector page (GET /inspect): markup, style and vanilla script as strings, no build step.
-import { BUILTIN_NAMES } from "../ops/builtin-names";
+import { modelToolNames } from "../ops/builtins";
+import { OPERATIONS } from "../ops/registry";
+import { ID_PATTERN } from "../schemas";
 
 // Everything the page shows comes from the JSON API and is attacker-controlled (tool names and
 // descriptions, approval args, event data): the script only ever writes it with textContent /
@@ -61,10 +63,10 @@ dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhe
 export const INSPECT_SCRIPT = `
 "use strict";
 (() => {
-  const BUILTINS = new Set(${JSON.stringify(BUILTIN_NAMES)});
+  const BUILTINS = new Set(${JSON.stringify(modelToolNames(OPERATIONS))});
   const KEY_ITEM = "trove.inspect.key";
   const SID_ITEM = "trove.inspect.sid";
-  const SID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+  const SID_PATTERN = new RegExp(${JSON.stringify(ID_PATTERN.source)});
   const EVENT_PAGE = 100;
   const SEARCH_LIMIT = 20;
   const byId = (id) => document.getElementById(id);
@@ -313,7 +315,7 @@ export const INSPECT_SCRIPT = `
     clearError();
     if (!key || !SID_PATTERN.test(sid)) {
       say("");
-      showError(new Error(!key ? "Enter an API key." : "Enter a session id matching ^[A-Za-z0-9._:-]{1,128}$."));
+      showError(new Error(!key ? "Enter an API key." : "Enter a session id matching " + SID_PATTERN.source + "."));
       return;
     }
     sessionStorage.setItem(KEY_ITEM, key);

@@ -1,9 +1,9 @@
 // Runs one operation for a session: the operation's own validation, then the session's object.
 // REST routes (app.ts) and MCP tools (mcp.ts) both go through here, so they answer alike.
 import type { Env } from "../env";
+import { validationError } from "../errors";
+import type { OpResult, SessionAddress, SessionRpc } from "../ops/dispatch";
 import type { Operation } from "../ops/operation";
-import type { OpResult, SessionAddress, SessionObject } from "../session-object";
-import { validationError } from "./errors";
 
 /**
  * Validates `raw` with the operation's input schema and runs it in the session's object. Invalid
@@ -29,7 +29,7 @@ export async function invoke(
 async function callSession<T>(
   env: Env,
   address: SessionAddress,
-  call: (stub: DurableObjectStub<SessionObject>) => Promise<T>,
+  call: (stub: DurableObjectStub<SessionRpc>) => Promise<T>,
 ): Promise<T> {
   const id = env.SESSIONS.idFromName(`${address.tenant}/${address.sid}`);
   for (let attempt = 0; ; attempt++) {

@@ -17,10 +17,10 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { z } from "zod";
 import type { Env } from "../env";
 import { TroveError } from "../errors";
+import type { OpResult, SessionAddress } from "../ops/dispatch";
 import type { Operation } from "../ops/operation";
 import { OPERATIONS, OPERATIONS_BY_NAME } from "../ops/registry";
 import { skillGet, skillList } from "../ops/skill-ops";
-import type { OpResult, SessionAddress } from "../session-object";
 import { VERSION } from "./info";
 import { invoke } from "./invoke";
 import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
@@ -38,26 +38,6 @@ class RpcError extends Error {
     super(message);
   }
 }
-
-/**
- * Operations that only read the session (MCP `readOnlyHint`), apart from their own bookkeeping: the
- * event log and skill usage counts. Every other one may change what the session holds.
- */
-const READ_ONLY = new Set([
-  "session_get",
-  "tool_search",
-  "context",
-  "state",
-  "events",
-  "skill_search",
-  "skill_get",
-  "skill_list",
-  "skill_directory",
-  "skill_read_file",
-  "pack_list",
-  "pack_open_docs",
-  "pack_read_file",
-]);
 
 type JsonObject = Record<string, unknown> & { type: "object" };
 
@@ -82,7 +62,8 @@ function toolFor(op: Operation): Tool {
     description: op.summary,
     inputSchema,
     ...(outputSchema ? { outputSchema } : {}),
-    annotations: { readOnlyHint: READ_ONLY.has(op.name), openWorldHint: false },
+    // Recording events and usage counts is bookkeeping, not a change to what the session holds.
+    annotations: { readOnlyHint: !op.writes, openWorldHint: false },
   };
 }
 

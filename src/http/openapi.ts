@@ -1,8 +1,10 @@
 // The OpenAPI 3.1 document, generated from the operation registry: every route, its request and
 // response schemas (zod → JSON Schema 2020-12, which OpenAPI 3.1 uses as is), auth and errors.
 import { z } from "zod";
-import type { Operation } from "../ops/operation";
+import { ERROR_CODES, type ErrorCode } from "../errors";
+import { COMMON_ERRORS, type Operation } from "../ops/operation";
 import { OPERATIONS } from "../ops/registry";
+import { ID_PATTERN } from "../schemas";
 import { VERSION } from "./info";
 
 type Json = Record<string, unknown>;
@@ -39,57 +41,68 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
-const ERRORS = {
-  "400": errorResponse("Invalid input: `details.field` names the offending path"),
-  "401": errorResponse("Missing or unknown API key"),
-  "404": errorResponse("Unknown tool, skill, pack, file or operation (denied and absent answer alike)"),
-  "409": errorResponse("Conflict: ambiguous skill name, approval already used or decided, pack not attached"),
-  "413": errorResponse("Body over 5 MB"),
-  "415": errorResponse("A bundled file that is not text"),
-  "422": errorResponse("Arguments or bundled tools that fail their schema"),
-};
+/**
+ * The error responses of an operation: exactly the codes it declares plus those every operation
+ * can answer, grouped by status, each status describing its codes.
+ */
+function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...COMMON_ERRORS, ...codes]) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        errorResponse(list.map((code) => `\`${code}\`: ${ERROR_CODES[code].meaning}`).join("; ")),
+      ]),
+  );
+}
 
 const SID = {
   name: "sid",
   in: "path",
   required: true,
   description: "Session id: one Durable Object per tenant and id",
-  schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+  schema: { type: "string", pattern: ID_PATTERN.source },
 };
 
-function operationObject(op: Operation, tag: string, operationId: string): Json {
+function operationObject(op: Operation, operationId: string): Json {
   const takesBody = op.http?.method !== "GET" && op.http?.method !== "DELETE";
   return {
     operationId,
     summary: op.summary,
-    tags: [tag],
+    tags: [op.tag],
     parameters: [SID],
     ...(takesBody
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: { $ref: `#/components/schemas/${op.name}_input` } } },
+            content: {
+              "application/json": {
+                schema: { $ref: `#/components/schemas/${op.name}_input` },
+                example: op.example.input,
+              },
+            },
           },
         }
       : {}),
     responses: {
       "200": {
         description: "OK",
-        content: { "application/json": { schema: { $ref: `#/components/schemas/${op.name}_output` } } },
+        content: {
+          "application/json": {
+            schema: { $ref: `#/components/schemas/${op.name}_output` },
+            example: op.example.output,
+          },
+        },
       },
-      ...ERRORS,
+      ...errorResponses(op.errors),
     },
   };
 }
-
-const tagOf = (name: string) =>
-  name.startsWith("skill_")
-    ? "skills"
-    : name.startsWith("pack_")
-      ? "packs"
-      : name.startsWith("session_")
-        ? "session"
-        : "tools";
 
 let cached: Json | null = null;
 
@@ -132,13 +145,13 @@ export function openApiDocument(): Json {
     schemas[`${op.name}_output`] = jsonSchema(op.output, "input");
     // Every operation answers POST /v1/sessions/{sid}/{name}; a few also have a REST route.
     paths[`/v1/sessions/{sid}/${op.name}`] = {
-      post: operationObject({ ...op, http: undefined }, tagOf(op.name), op.name),
+      post: operationObject({ ...op, http: undefined }, op.name),
     };
     if (op.http) {
       const path = `/v1/sessions/{sid}${op.http.path}`;
       paths[path] = {
         ...(paths[path] ?? {}),
-        [op.http.method.toLowerCase()]: operationObject(op, tagOf(op.name), `${op.name}_rest`),
+        [op.http.method.toLowerCase()]: operationObject(op, `${op.name}_rest`),
       };
     }
   }
@@ -160,7 +173,7 @@ export function openApiDocument(): Json {
           description: "JSON-RPC response",
           content: { "application/json": { schema: { type: "object" } } },
         },
-        "401": ERRORS["401"],
+        ...errorResponses([]),
       },
     },
   };

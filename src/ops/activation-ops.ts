@@ -1,16 +1,16 @@
 // Activation, resolution and approval: what an agent calls when its model wants a tool.
 import { z } from "zod";
 import { TroveError } from "../errors";
+import { Id as RunId } from "../schemas";
 import { activationTarget } from "../tools/activation";
 import type { StoredTool } from "../tools/catalog-queries";
 import { visibilityFor } from "../tools/policy";
 import { renderTool } from "../tools/render";
 import { assertValidArgs } from "../tools/validate-args";
 import { builtinTools } from "./builtins";
-import type { OpContext } from "./context";
+import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
 
-const RunId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$");
 const ToolName = z.string().min(1).max(128);
 const Names = z.array(ToolName).min(1).max(100);
 
@@ -51,8 +51,33 @@ function activateIfHidden(
 export const toolActivate = defineOp({
   name: "tool_activate",
   summary: "Make deferred tools visible (for the session, or for one run)",
+  tag: "tools",
+  writes: true,
   input: z.strictObject({ names: Names, run_id: RunId.optional(), reason: z.string().max(500).optional() }),
   output: z.object({ activated: z.array(z.string()), already_visible: z.array(z.string()) }),
+  errors: ["unknown_tool", "run_id_required"],
+  example: {
+    before: [
+      {
+        op: "catalog_sync",
+        input: {
+          tools: [
+            {
+              name: "github.create_issue",
+              description: "Create an issue in a GitHub repository",
+              input_schema: {
+                type: "object",
+                properties: { repo: { type: "string" }, title: { type: "string" } },
+                required: ["repo", "title"],
+              },
+            },
+          ],
+        },
+      },
+    ],
+    input: { names: ["github.create_issue"], reason: "the user asked to file a bug" },
+    output: { activated: ["github.create_issue"], already_visible: [] },
+  },
   handler(ctx, input) {
     const tools = input.names.map((name) => findOrFail(ctx, name));
     const activated: string[] = [];
@@ -70,8 +95,33 @@ export const toolActivate = defineOp({
 export const toolDeactivate = defineOp({
   name: "tool_deactivate",
   summary: "Hide activated tools again",
+  tag: "tools",
+  writes: true,
   input: z.strictObject({ names: Names, run_id: RunId.optional() }),
   output: z.object({ deactivated: z.array(z.string()) }),
+  errors: ["unknown_tool"],
+  example: {
+    before: [
+      {
+        op: "catalog_sync",
+        input: {
+          tools: [
+            {
+              name: "github.create_issue",
+              description: "Create an issue in a GitHub repository",
+              input_schema: {
+                type: "object",
+                properties: { repo: { type: "string" }, title: { type: "string" } },
+                required: ["repo", "title"],
+              },
+            },
+          ],
+        },
+      },
+    ],
+    input: { names: ["github.create_issue"] },
+    output: { deactivated: [] },
+  },
   handler(ctx, input) {
     const deactivated: string[] = [];
     for (const name of input.names) {
@@ -101,6 +151,8 @@ export const ToolResolveOutput = z.object({
 export const toolResolve = defineOp({
   name: "tool_resolve",
   summary: "Check a tool call: activate on first use, validate arguments, gate by approval",
+  tag: "tools",
+  writes: true,
   input: z.strictObject({
     name: ToolName,
     args: z.record(z.string(), z.unknown()).optional(),
@@ -108,6 +160,42 @@ export const toolResolve = defineOp({
     approval_id: z.string().max(100).optional(),
   }),
   output: ToolResolveOutput,
+  errors: [
+    "unknown_tool",
+    "run_id_required",
+    "invalid_arguments",
+    "unknown_approval",
+    "approval_denied",
+    "approval_used",
+  ],
+  example: {
+    before: [
+      {
+        op: "catalog_sync",
+        input: {
+          tools: [
+            {
+              name: "github.create_issue",
+              description: "Create an issue in a GitHub repository",
+              input_schema: {
+                type: "object",
+                properties: { repo: { type: "string" }, title: { type: "string" } },
+                required: ["repo", "title"],
+              },
+            },
+          ],
+        },
+      },
+    ],
+    input: { name: "github_create_issue", args: { repo: "acme/web", title: "Login page returns 500" } },
+    output: {
+      decision: "allow",
+      name: "github.create_issue",
+      provider_name: "github_create_issue",
+      activated: true,
+      tool: { name: "github.create_issue", description: "Create an issue in a GitHub repository" },
+    },
+  },
   handler(ctx, input) {
     const config = ctx.config.get();
     // Trove's own tools are always callable (when the policy allows them): the agent forwards the
@@ -175,6 +263,8 @@ export const ApprovalView = z.object({
 export const approvalDecide = defineOp({
   name: "approval_decide",
   summary: "Approve or deny a pending tool call",
+  tag: "tools",
+  writes: true,
   input: z.strictObject({
     approval_id: z.string().min(1).max(100),
     decision: z.enum(["approve", "deny"]),
@@ -182,6 +272,21 @@ export const approvalDecide = defineOp({
     note: z.string().max(2000).optional(),
   }),
   output: ApprovalView,
+  errors: ["unknown_approval", "approval_already_decided"],
+  example: {
+    input: { approval_id: "apr_5f1c2a9e", decision: "approve", by: "ops@acme.test" },
+    output: {
+      approval_id: "apr_5f1c2a9e",
+      name: "stripe.refund",
+      args: { charge: "ch_123", amount: 500 },
+      run_id: null,
+      status: "approved",
+      requested_at: "2026-11-23T10:00:00.000Z",
+      decided_at: "2026-11-23T10:01:12.000Z",
+      decided_by: "ops@acme.test",
+      note: null,
+    },
+  },
   handler(ctx, input) {
     const approval = ctx.approvals.decide(
       input.approval_id,

@@ -2,13 +2,13 @@
 // checked again at run time, and kept in the catalog while their pack's tools or their skill are
 // enabled — so policy, search, activation and approval treat them like the agent's own tools.
 import { TroveError } from "../errors";
-import type { OpContext } from "./context";
+import { packSource, skillSource } from "../packs/attachments";
+import type { BundledPack, BundledSkill, BundledTool } from "../packs/bundle";
 import { visiblePacks } from "../skills/pack-upsert";
 import type { SkillStore } from "../skills/skill-store";
 import { visibilityFor } from "../tools/policy";
 import { ToolRecord, type ToolRecordInput } from "../tools/tool-record";
-import { packSource, skillSource } from "../packs/attachments";
-import type { BundledPack, BundledSkill, BundledTool } from "../packs/bundle";
+import type { OpContext } from "./operation";
 
 /** The catalog name of a tool `tool` brought by `owner` (a pack name or a skill name). */
 export const broughtName = (owner: string, tool: string) => `${owner}__${tool}`;

@@ -1,128 +1,46 @@
-// Trove's own tools as the model sees them, rendered beside the agent's visible tools. Each is an
-// operation of the same name: the agent forwards the model's call to it. A tool is listed only
-// when it has something to act on (skill tools when the session has skills, pack tools when a
-// pack is attached) and the session policy allows its name.
+// Trove's own tools as the model sees them, rendered beside the agent's visible tools: every
+// operation that declares `model`. The agent forwards the model's call to the operation of the
+// same name. A tool is listed only when it has something to act on (skill tools when the session
+// has skills, pack tools when a pack is attached) and the session policy allows its name.
 import { z } from "zod";
 import { visiblePacks } from "../skills/pack-upsert";
 import { skillPolicy } from "../skills/skill-store";
 import { visibilityFor } from "../tools/policy";
 import type { RenderableTool } from "../tools/render";
-import { BUILTIN_NAMES, type BuiltinName } from "./builtin-names";
-import type { OpContext } from "./context";
-import { packEnableTools, packOpenDocs, packReadFile } from "./pack-ops";
-import { skillDisable, skillEnable } from "./skill-enable-ops";
-import { skillReadFile } from "./skill-load-ops";
-import { skillSearch } from "./skill-ops";
-import { ToolSearchModelInput } from "./tool-ops";
+import type { OpContext, Operation, SessionHas } from "./operation";
 
-/** What the session has, which decides the builtins worth listing. */
-interface Present {
-  skills: boolean;
-  skillsWithFiles: boolean;
-  skillsWithTools: boolean;
-  enabledSkills: boolean;
-  packs: boolean;
-  packsWithTools: boolean;
+/** Names of the operations the model may call, in registry order: the agent's catalog may not use them. */
+export function modelToolNames(operations: readonly Operation[]): string[] {
+  return operations.filter((op) => op.model).map((op) => op.name);
 }
 
-interface Spec {
-  description: string;
-  input: z.ZodType;
-  side_effects: "read" | "stateful";
-  shown(p: Present): boolean;
-}
-
-const SPECS: Record<BuiltinName, Spec> = {
-  tool_search: {
-    description:
-      "Find tools that are available but not listed yet. Describe the capability you need in a few words " +
-      '(e.g. "refund a payment"); use search_type "regex" to match tool names by pattern or "exact" for a ' +
-      "known name. Returns tool names to call, best match first.",
-    input: ToolSearchModelInput,
-    side_effects: "read",
-    shown: () => true,
-  },
-  skill_search: {
-    description:
-      "Find skills (short playbooks for recurring tasks) by what you are trying to do. Returns names to " +
-      "read with skill_load.",
-    input: skillSearch.input.pick({ query: true, limit: true }),
-    side_effects: "read",
-    shown: (p) => p.skills,
-  },
-  skill_load: {
-    description: "Read one skill's full instructions by name (with the files it bundles, if any).",
-    // The model names skills; loading by path is for hosts.
-    input: z.strictObject({
-      name: z.string().min(1).max(200).describe("Skill name from the directory or search"),
-    }),
-    side_effects: "read",
-    shown: (p) => p.skills,
-  },
-  skill_read_file: {
-    description: "Read a file a skill bundles (as skill_load lists it), a page at a time.",
-    input: skillReadFile.input.pick({ skill: true, path: true, offset: true }),
-    side_effects: "read",
-    shown: (p) => p.skillsWithFiles,
-  },
-  skill_enable: {
-    description:
-      "Enable a skill that brings its own tools: returns its instructions, and its tools are listed from " +
-      "your next turn on.",
-    input: skillEnable.input,
-    side_effects: "stateful",
-    shown: (p) => p.skillsWithTools,
-  },
-  skill_disable: {
-    description: "Disable a skill enabled with skill_enable; its tools are no longer listed.",
-    input: skillDisable.input,
-    side_effects: "stateful",
-    shown: (p) => p.enabledSkills,
-  },
-  pack_open_docs: {
-    description: "Open an attached capability pack's entry doc. Do this before relying on a pack.",
-    input: packOpenDocs.input,
-    side_effects: "read",
-    shown: (p) => p.packs,
-  },
-  pack_read_file: {
-    description: "Read a file of an attached capability pack (docs, resources), a page at a time.",
-    input: packReadFile.input.pick({ pack_id: true, path: true, offset: true }),
-    side_effects: "read",
-    shown: (p) => p.packs,
-  },
-  pack_enable_tools: {
-    description:
-      "Enable an attached pack's tools (packs marked has_tools); they are listed from your next turn on.",
-    input: packEnableTools.input,
-    side_effects: "stateful",
-    shown: (p) => p.packsWithTools,
-  },
-};
-
-const rendered = new Map<BuiltinName, RenderableTool>();
+const rendered = new WeakMap<Operation, RenderableTool>();
 
 /** The model-facing definition (its JSON Schema made once per isolate). */
-function definition(name: BuiltinName): RenderableTool {
-  let tool = rendered.get(name);
+function definition(op: Operation): RenderableTool {
+  let tool = rendered.get(op);
   if (!tool) {
-    const spec = SPECS[name];
-    const { $schema: _, ...schema } = z.toJSONSchema(spec.input, { io: "input" }) as Record<string, unknown>;
+    const model = op.model;
+    if (!model) throw new Error(`${op.name} is not offered to the model`);
+    const { $schema: _, ...schema } = z.toJSONSchema(model.input ?? op.input, { io: "input" }) as Record<
+      string,
+      unknown
+    >;
     tool = {
-      name,
-      providerName: name,
+      name: op.name,
+      providerName: op.name,
       namespace: "trove",
-      side_effects: spec.side_effects,
+      side_effects: model.side_effects ?? (op.writes ? "stateful" : "read"),
       loading_mode: "always",
-      description: spec.description,
+      description: model.description,
       input_schema: schema,
     };
-    rendered.set(name, tool);
+    rendered.set(op, tool);
   }
   return tool;
 }
 
-function present(ctx: OpContext): Present {
+function sessionHas(ctx: OpContext): SessionHas {
   const config = ctx.config.get();
   const skills = config.skills.enabled && ctx.skills.size() > 0;
   // Skills with files or tools are read from the bundle (in memory), filtered as the store is.
@@ -144,11 +62,11 @@ function present(ctx: OpContext): Present {
   };
 }
 
-/** Trove's tools to list for this session now, in BUILTIN_NAMES order. */
+/** Trove's tools to list for this session now, in registry order. */
 export function builtinTools(ctx: OpContext): RenderableTool[] {
-  const p = present(ctx);
+  const has = sessionHas(ctx);
   const visibility = visibilityFor(ctx.config.get());
-  return BUILTIN_NAMES.filter((name) => SPECS[name].shown(p) && visibility.allowed(name, name)).map(
-    definition,
-  );
+  return ctx.operations
+    .filter((op) => op.model?.shown(has) && visibility.allowed(op.name, op.name))
+    .map(definition);
 }

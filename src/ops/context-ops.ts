@@ -1,24 +1,22 @@
 // What the agent sends its model this turn (context), and what an operator inspects (state, events).
 import { z } from "zod";
 import { packSource, skillSource } from "../packs/attachments";
-import { attachablePacks } from "./brought-tools";
+import { Id as RunId, ToolFormat } from "../schemas";
 import { estimateJsonTokens, estimateTokens } from "../search/tokens";
 import { formatSkills, skillDiscoveryBlock } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
-import { TextGuard } from "./text-guard";
 import { packsBlock, toolDiscoveryBlock } from "../tools/prompt-blocks";
 import { type RenderableTool, renderTool } from "../tools/render";
 import { ApprovalView } from "./activation-ops";
+import { attachablePacks } from "./brought-tools";
 import { builtinTools } from "./builtins";
-import type { OpContext } from "./context";
 import { ContextWarning, contextWarnings, type Droppable } from "./context-warnings";
+import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
 import { packMetadata } from "./pack-ops";
 import { SessionView, sessionView } from "./session-ops";
 import { renderDirectory } from "./skill-load-ops";
-import { ToolFormat } from "./tool-ops";
-
-const RunId = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$");
+import { TextGuard } from "./text-guard";
 
 interface Visible {
   tool: RenderableTool;
@@ -101,6 +99,8 @@ export const ContextOutput = z.object({
 export const context = defineOp({
   name: "context",
   summary: "The prompt blocks and visible tools to send the model now, in its provider's format",
+  tag: "tools",
+  writes: false,
   input: z.strictObject({
     run_id: RunId.optional(),
     format: ToolFormat.default("json"),
@@ -111,6 +111,25 @@ export const context = defineOp({
       .describe("The user's request: adds the most relevant skills (pre-flight) within skills.max_tokens"),
   }),
   output: ContextOutput,
+  errors: ["run_id_required"],
+  example: {
+    input: { format: "anthropic" },
+    output: {
+      system: "<tool_discovery>…</tool_discovery>",
+      tools: [
+        {
+          name: "tool_search",
+          description: "Find tools that are available but not listed yet. …",
+          input_schema: { type: "object" },
+        },
+      ],
+      name_map: { tool_search: "tool_search" },
+      format: "anthropic",
+      deferred_count: 0,
+      token_estimate: { system: 120, tools: 150, total: 270 },
+      warnings: [],
+    },
+  },
   handler(ctx, input) {
     const config = ctx.config.get();
     const visible = visibleTools(ctx, input.run_id ?? null);
@@ -158,6 +177,8 @@ function attachedPacks(ctx: OpContext, guard: TextGuard) {
 export const state = defineOp({
   name: "state",
   summary: "Inspect the session: config, catalog, visible tools, activations, pending approvals",
+  tag: "tools",
+  writes: false,
   input: z.strictObject({ run_id: RunId.optional() }),
   output: SessionView.extend({
     visible: z.array(z.string()),
@@ -193,6 +214,24 @@ export const state = defineOp({
       )
       .describe("Skills enabled with skill_enable"),
   }),
+  errors: [],
+  example: {
+    input: {},
+    output: {
+      config: { activation_scope: "session" },
+      catalog: {
+        fingerprint: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        tools: 0,
+        deferred: 0,
+        visible: 0,
+      },
+      visible: ["tool_search"],
+      activations: [],
+      pending_approvals: [],
+      packs: [],
+      skills: [],
+    },
+  },
   handler(ctx, input) {
     const iso = (ms: number) => new Date(ms).toISOString();
     // Only tools the policy allows are named (a denied one does not exist).
@@ -224,6 +263,8 @@ export const state = defineOp({
 export const events = defineOp({
   name: "events",
   summary: "The session's events, oldest first, after a cursor",
+  tag: "tools",
+  writes: false,
   input: z.strictObject({
     since: z
       .number()
@@ -244,6 +285,21 @@ export const events = defineOp({
     ),
     next_cursor: z.number().int(),
   }),
+  errors: [],
+  example: {
+    input: { since: 0, limit: 10 },
+    output: {
+      events: [
+        {
+          id: 1,
+          type: "catalog_synced",
+          at: "2026-11-23T10:00:00.000Z",
+          data: { added: 1, updated: 0, removed: 0, unchanged: 0, total: 1, mode: "replace" },
+        },
+      ],
+      next_cursor: 1,
+    },
+  },
   handler(ctx, input) {
     ctx.events.flush();
     return ctx.events.list(input.since, input.limit);

@@ -6,11 +6,11 @@ import { TroveError } from "../errors";
 import { packSource } from "../packs/attachments";
 import type { BundledPack } from "../packs/bundle";
 import { PageInput, PageOutput, readPage, relativeFilePath, unsupportedFile } from "../packs/file-pages";
-import { attachablePacks, checkedRecords } from "./brought-tools";
-import { TextGuard } from "./text-guard";
 import { visibilityFor } from "../tools/policy";
-import type { OpContext } from "./context";
+import { attachablePacks, checkedRecords } from "./brought-tools";
+import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
+import { TextGuard } from "./text-guard";
 
 const PackId = z.string().min(1).max(64).describe("The pack's id, as pack_list and context show it");
 
@@ -61,8 +61,25 @@ export function packMetadata(pack: BundledPack, guard: TextGuard): z.infer<typeo
 export const packList = defineOp({
   name: "pack_list",
   summary: "Capability packs this session may attach, and whether each is attached",
+  tag: "packs",
+  writes: false,
   input: z.strictObject({}),
   output: z.object({ packs: z.array(PackMetadata.extend({ attached: z.boolean() })) }),
+  errors: [],
+  example: {
+    input: {},
+    output: {
+      packs: [
+        {
+          pack_id: "incident",
+          name: "incident-response",
+          description: "Runbooks and tools for production incidents",
+          has_tools: true,
+          attached: false,
+        },
+      ],
+    },
+  },
   handler(ctx) {
     const guard = new TextGuard(ctx);
     const on = new Set(ctx.attachments.packs().map((a) => a.pack));
@@ -75,8 +92,15 @@ export const packList = defineOp({
 export const packAttach = defineOp({
   name: "pack_attach",
   summary: "Attach a capability pack: its metadata is in every context until it is detached",
+  tag: "packs",
+  writes: true,
   input: z.strictObject({ pack_id: PackId }),
   output: z.object({ pack_id: z.string(), attached: z.literal(true), changed: z.boolean() }),
+  errors: ["unknown_pack"],
+  example: {
+    input: { pack_id: "incident" },
+    output: { pack_id: "incident", attached: true, changed: true },
+  },
   handler(ctx, input) {
     attachable(ctx, input.pack_id);
     const changed = ctx.attachments.attach(input.pack_id, ctx.now);
@@ -88,8 +112,15 @@ export const packAttach = defineOp({
 export const packDetach = defineOp({
   name: "pack_detach",
   summary: "Detach a capability pack; the tools it brought are no longer listed",
+  tag: "packs",
+  writes: true,
   input: z.strictObject({ pack_id: PackId }),
   output: z.object({ pack_id: z.string(), attached: z.literal(false), changed: z.boolean() }),
+  errors: ["unknown_pack"],
+  example: {
+    input: { pack_id: "incident" },
+    output: { pack_id: "incident", attached: false, changed: true },
+  },
   handler(ctx, input) {
     const was = ctx.attachments.pack(input.pack_id);
     if (!was) attachable(ctx, input.pack_id); // unknown → 404; known but not attached → no change
@@ -105,12 +136,36 @@ export const packDetach = defineOp({
 export const packOpenDocs = defineOp({
   name: "pack_open_docs",
   summary: "An attached pack's entry doc (first page) and the files pack_read_file can read",
+  tag: "packs",
+  writes: false,
   input: z.strictObject({ pack_id: PackId }),
   output: z.object({
     pack_id: z.string(),
     entry_doc: z.object(PageOutput),
     files: z.array(z.object({ path: z.string(), bytes: z.number().int(), readable: z.boolean() })),
   }),
+  errors: ["unknown_pack", "pack_not_attached"],
+  model: {
+    description: "Open an attached capability pack's entry doc. Do this before relying on a pack.",
+    shown: (has) => has.packs,
+  },
+  example: {
+    input: { pack_id: "incident" },
+    output: {
+      pack_id: "incident",
+      entry_doc: {
+        path: "SKILL.md",
+        content: "---\nname: incident-response\n…",
+        offset: 0,
+        length: 1200,
+        total: 1200,
+        truncated: false,
+        next_offset: null,
+        mime: "text/markdown",
+      },
+      files: [{ path: "runbooks/sev1.md", bytes: 2048, readable: true }],
+    },
+  },
   handler(ctx, input) {
     const pack = attached(ctx, input.pack_id);
     const { entry, files } = pack.capability;
@@ -124,15 +179,46 @@ export const packOpenDocs = defineOp({
   },
 });
 
+const PackReadFileInput = z.strictObject({
+  pack_id: PackId,
+  path: z.string().min(1).max(1000).describe("Path inside the pack, as pack_open_docs lists it"),
+  ...PageInput,
+});
+
 export const packReadFile = defineOp({
   name: "pack_read_file",
   summary: "Read a file of an attached pack, a page at a time",
-  input: z.strictObject({
-    pack_id: PackId,
-    path: z.string().min(1).max(1000).describe("Path inside the pack, as pack_open_docs lists it"),
-    ...PageInput,
-  }),
+  tag: "packs",
+  writes: false,
+  input: PackReadFileInput,
   output: z.object({ pack_id: z.string(), ...PageOutput }),
+  errors: [
+    "unknown_pack",
+    "pack_not_attached",
+    "unknown_file",
+    "invalid_path",
+    "invalid_offset",
+    "unsupported_file",
+  ],
+  model: {
+    description: "Read a file of an attached capability pack (docs, resources), a page at a time.",
+    input: PackReadFileInput.pick({ pack_id: true, path: true, offset: true }),
+    shown: (has) => has.packs,
+  },
+  example: {
+    input: { pack_id: "incident", path: "runbooks/sev1.md" },
+    output: {
+      pack_id: "incident",
+      path: "runbooks/sev1.md",
+      content: "# SEV1\n…",
+      offset: 0,
+      length: 2048,
+      total: 2048,
+      truncated: false,
+      next_offset: null,
+      mime: "text/markdown",
+    },
+  },
   handler(ctx, input) {
     const pack = attached(ctx, input.pack_id);
     const path = relativeFilePath(input.path, "the pack");
@@ -165,8 +251,24 @@ export function allowedTools(ctx: OpContext, names: readonly string[]) {
 export const packEnableTools = defineOp({
   name: "pack_enable_tools",
   summary: "Add an attached pack's tools (tools.json) to the session's catalog as <pack>__<tool>",
+  tag: "packs",
+  writes: true,
   input: z.strictObject({ pack_id: PackId }),
   output: z.object({ pack_id: z.string(), enabled: z.literal(true), tools: BroughtTools }),
+  errors: ["unknown_pack", "pack_not_attached", "invalid_pack_tools"],
+  model: {
+    description:
+      "Enable an attached pack's tools (packs marked has_tools); they are listed from your next turn on.",
+    shown: (has) => has.packsWithTools,
+  },
+  example: {
+    input: { pack_id: "incident" },
+    output: {
+      pack_id: "incident",
+      enabled: true,
+      tools: [{ name: "incident__create_ticket", description: "Open an incident ticket" }],
+    },
+  },
   handler(ctx, input) {
     const pack = attached(ctx, input.pack_id);
     const records = checkedRecords(pack.name, pack.tools, "pack_id");

@@ -1,14 +1,14 @@
 // The session resource: read its config and counts, replace its config, erase it.
 import { z } from "zod";
-import { reconcileBroughtTools } from "./brought-tools";
 import { skillPolicy } from "../skills/skill-store";
-import { SessionConfigInput, SessionConfigSchema } from "../state/config";
+import { SessionConfigInput } from "../state/config";
 import { visibilityFor } from "../tools/policy";
-import type { OpContext } from "./context";
+import { reconcileBroughtTools } from "./brought-tools";
+import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
 
 export const SessionView = z.object({
-  config: SessionConfigSchema,
+  config: SessionConfigInput,
   catalog: z.object({
     fingerprint: z.string(),
     tools: z.number().int().describe("Tools the policy allows"),
@@ -34,18 +34,48 @@ export function sessionView(ctx: OpContext): z.input<typeof SessionView> {
 export const sessionGet = defineOp({
   name: "session_get",
   summary: "Read the session's effective config and catalog counts",
+  tag: "session",
+  writes: false,
   http: { method: "GET", path: "" },
   input: z.strictObject({}),
   output: SessionView,
+  errors: [],
+  example: {
+    input: {},
+    output: {
+      config: { activation_scope: "session", default_loading_mode: "deferred" },
+      catalog: {
+        fingerprint: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        tools: 0,
+        deferred: 0,
+        visible: 0,
+      },
+    },
+  },
   handler: (ctx) => sessionView(ctx),
 });
 
 export const sessionConfigure = defineOp({
   name: "session_configure",
   summary: "Replace the session config (omitted fields take their defaults)",
+  tag: "session",
+  writes: true,
   http: { method: "PUT", path: "" },
   input: SessionConfigInput,
   output: SessionView,
+  errors: ["invalid_pattern"],
+  example: {
+    input: { policy: { deny: ["github.delete_*"], approval: ["stripe.*"] } },
+    output: {
+      config: { policy: { deny: ["github.delete_*"], approval: ["stripe.*"] } },
+      catalog: {
+        fingerprint: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        tools: 0,
+        deferred: 0,
+        visible: 0,
+      },
+    },
+  },
   handler(ctx, config) {
     ctx.config.set(config);
     ctx.catalog.applyVisibility(visibilityFor(config));
@@ -59,9 +89,13 @@ export const sessionConfigure = defineOp({
 export const sessionDelete = defineOp({
   name: "session_delete",
   summary: "Erase everything the session stored",
+  tag: "session",
+  writes: true,
   http: { method: "DELETE", path: "" },
   input: z.strictObject({}),
   output: z.object({ deleted: z.literal(true) }),
+  errors: [],
+  example: { input: {}, output: { deleted: true } },
   handler(ctx) {
     ctx.erase();
     return { deleted: true as const };

@@ -5,9 +5,9 @@ import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
 import { PageInput, PageOutput, readPage, relativeFilePath, unsupportedFile } from "../packs/file-pages";
 import { unknownSkill } from "../skills/skill-store";
-import { TextGuard } from "./text-guard";
-import type { OpContext } from "./context";
+import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
+import { TextGuard } from "./text-guard";
 
 const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const oneLine = (text: string, max: number) => {
@@ -96,6 +96,8 @@ export function renderDirectory(ctx: OpContext): {
 export const skillDirectory = defineOp({
   name: "skill_directory",
   summary: "The bounded <skill_directory> prompt block: pinned skills, then recently used or most used",
+  tag: "skills",
+  writes: false,
   input: z.strictObject({}),
   output: z.object({
     text: z.string().describe("Prompt block for the system prompt; empty when the directory is off"),
@@ -107,6 +109,14 @@ export const skillDirectory = defineOp({
       }),
     ),
   }),
+  errors: [],
+  example: {
+    input: {},
+    output: {
+      text: "<skill_directory>…</skill_directory>",
+      entries: [{ name: "find-tools", id: "core/find-tools", title: "Find tools" }],
+    },
+  },
   handler: (ctx) => renderDirectory(ctx),
 });
 
@@ -166,6 +176,8 @@ const REMEMBER = `INSERT INTO trove_skill_loads (qid, content_hash, at) VALUES (
 export const skillLoad = defineOp({
   name: "skill_load",
   summary: "Load one skill's instructions by path or name; a version already loaded returns a reminder",
+  tag: "skills",
+  writes: true,
   input: z
     .strictObject({
       name: z.string().min(1).max(200).optional().describe("Skill name, or qualified id <pack>/<name>"),
@@ -193,6 +205,28 @@ export const skillLoad = defineOp({
     }),
     z.object({ id: z.string(), name: z.string(), reminder: z.string(), reloaded: z.literal(true) }),
   ]),
+  errors: ["unknown_skill", "ambiguous_skill", "invalid_path"],
+  model: {
+    description: "Read one skill's full instructions by name (with the files it bundles, if any).",
+    // The model names skills; loading by path is for hosts.
+    input: z.strictObject({
+      name: z.string().min(1).max(200).describe("Skill name from the directory or search"),
+    }),
+    shown: (has) => has.skills,
+    // It only remembers what was loaded (a second load answers a reminder): nothing in the world changes.
+    side_effects: "read",
+  },
+  example: {
+    input: { name: "find-tools" },
+    output: {
+      id: "core/find-tools",
+      name: "find-tools",
+      body: "# Find tools\n…",
+      base_path: "core/find-tools",
+      files: ["references/queries.md"],
+      reloaded: false,
+    },
+  },
   handler(ctx, input) {
     const skill =
       input.path !== undefined
@@ -228,15 +262,46 @@ export const skillLoad = defineOp({
 
 // ── skill_read_file ──────────────────────────────────────────────────────────────────────────────
 
+const SkillReadFileInput = z.strictObject({
+  skill: z.string().min(1).max(200).describe("Skill name or qualified id <pack>/<name>"),
+  path: z.string().min(1).max(1000).describe("Path relative to the skill's folder, as skill_load lists it"),
+  ...PageInput,
+});
+
 export const skillReadFile = defineOp({
   name: "skill_read_file",
   summary: "Read a file bundled with a skill, a page at a time",
-  input: z.strictObject({
-    skill: z.string().min(1).max(200).describe("Skill name or qualified id <pack>/<name>"),
-    path: z.string().min(1).max(1000).describe("Path relative to the skill's folder, as skill_load lists it"),
-    ...PageInput,
-  }),
+  tag: "skills",
+  writes: false,
+  input: SkillReadFileInput,
   output: z.object({ skill: z.string().describe("The skill's qualified id"), ...PageOutput }),
+  errors: [
+    "unknown_skill",
+    "ambiguous_skill",
+    "unknown_file",
+    "invalid_path",
+    "invalid_offset",
+    "unsupported_file",
+  ],
+  model: {
+    description: "Read a file a skill bundles (as skill_load lists it), a page at a time.",
+    input: SkillReadFileInput.pick({ skill: true, path: true, offset: true }),
+    shown: (has) => has.skillsWithFiles,
+  },
+  example: {
+    input: { skill: "core/find-tools", path: "references/queries.md" },
+    output: {
+      skill: "core/find-tools",
+      path: "references/queries.md",
+      content: "# Writing good queries\n…",
+      offset: 0,
+      length: 24,
+      total: 24,
+      truncated: false,
+      next_offset: null,
+      mime: "text/markdown",
+    },
+  },
   handler(ctx, input) {
     const path = relativeFilePath(input.path, "the skill's folder");
     // A skill this session cannot see answers exactly like a file that does not exist.

@@ -1,21 +1,24 @@
 // Skill discovery: search, fetch within a budget, list (Penguiflow RFC v0.3 §3.7).
 import { z } from "zod";
+import { SearchType } from "../schemas";
 import { formatSkills } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
-import { TextGuard } from "./text-guard";
 import { defineOp } from "./operation";
+import { TextGuard } from "./text-guard";
 
-const SearchType = z.enum(["fts", "regex", "exact"]);
+const SkillSearchInput = z.strictObject({
+  query: z.string().max(2000),
+  search_type: SearchType.default("fts"),
+  limit: z.number().int().min(1).max(20).default(8),
+  task_type: z.string().max(64).optional(),
+});
 
 export const skillSearch = defineOp({
   name: "skill_search",
   summary: "Find skills by capability (full text), pattern (regex) or exact name",
-  input: z.strictObject({
-    query: z.string().max(2000),
-    search_type: SearchType.default("fts"),
-    limit: z.number().int().min(1).max(20).default(8),
-    task_type: z.string().max(64).optional(),
-  }),
+  tag: "skills",
+  writes: false,
+  input: SkillSearchInput,
   output: z.object({
     skills: z.array(
       z.object({
@@ -30,6 +33,31 @@ export const skillSearch = defineOp({
     query: z.string(),
     search_type: SearchType,
   }),
+  errors: ["invalid_pattern", "pattern_too_long"],
+  model: {
+    description:
+      "Find skills (short playbooks for recurring tasks) by what you are trying to do. Returns names to " +
+      "read with skill_load.",
+    input: SkillSearchInput.pick({ query: true, limit: true }),
+    shown: (has) => has.skills,
+  },
+  example: {
+    input: { query: "find a tool I cannot see", limit: 3 },
+    output: {
+      skills: [
+        {
+          name: "find-tools",
+          id: "core/find-tools",
+          title: "Find tools",
+          trigger: "Use when the tool you need is not in your list.",
+          task_type: null,
+          score: 1,
+        },
+      ],
+      query: "find a tool I cannot see",
+      search_type: "fts",
+    },
+  },
   handler(ctx, input) {
     const guard = new TextGuard(ctx);
     const skills = searchSkills(ctx.sql, ctx.skills, input).map((s) => ({
@@ -67,12 +95,40 @@ const SkillRecord = z.object({
 export const skillGet = defineOp({
   name: "skill_get",
   summary: "Fetch skills by name or id: the records and a prompt-ready text within max_tokens",
+  tag: "skills",
+  writes: false,
   input: z.strictObject({
     names: z.array(z.string().min(1).max(200)).min(1).max(10),
     format: z.enum(["raw", "injection"]).default("injection"),
     max_tokens: z.number().int().min(200).max(6000).default(1500),
   }),
   output: z.object({ skills: z.array(SkillRecord), formatted_context: z.string() }),
+  errors: ["unknown_skill", "ambiguous_skill"],
+  example: {
+    input: { names: ["core/find-tools"], format: "raw" },
+    output: {
+      skills: [
+        {
+          id: "core/find-tools",
+          name: "find-tools",
+          pack: "core",
+          title: "Find tools",
+          description: "Use when the tool you need is not in your list.",
+          trigger: "Use when the tool you need is not in your list.",
+          task_type: null,
+          tags: [],
+          steps: [],
+          body: "# Find tools\n…",
+          preconditions: [],
+          failure_modes: [],
+          files: [],
+          origin: "agent_skills",
+          content_hash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        },
+      ],
+      formatted_context: "",
+    },
+  },
   handler(ctx, input) {
     const found = input.names.map((name, i) => ctx.skills.resolve(name, `names[${i}]`).skill);
     const unique = [...new Map(found.map((s) => [s.id, s])).values()];
@@ -95,6 +151,8 @@ export const skillGet = defineOp({
 export const skillList = defineOp({
   name: "skill_list",
   summary: "List skills by name with short triggers, a page at a time",
+  tag: "skills",
+  writes: false,
   input: z.strictObject({
     page: z.number().int().min(1).default(1),
     page_size: z.number().int().min(1).max(100).default(20),
@@ -109,6 +167,23 @@ export const skillList = defineOp({
     page_size: z.number().int(),
     total: z.number().int(),
   }),
+  errors: [],
+  example: {
+    input: { page: 1, page_size: 2 },
+    output: {
+      skills: [
+        {
+          name: "find-tools",
+          id: "core/find-tools",
+          title: "Find tools",
+          trigger: "Use when the tool you need is not in your list.",
+        },
+      ],
+      page: 1,
+      page_size: 2,
+      total: 1,
+    },
+  },
   handler(ctx, input) {
     const { total, skills } = ctx.skills.list(input, input.page, input.page_size);
     ctx.events.defer("skill_list", { page: input.page, total }, ctx.now);

@@ -1,16 +1,17 @@
 // Makes skill and pack text safe to render for this session: it never names a tool the session
 // may not use (Penguiflow RFC v0.3 §3.12) and, unless `skills.redact_pii` is off, carries no
 // personal data or secrets (Appendix C).
-import { BUILTIN_NAMES, OPERATION_NAMES } from "./builtin-names";
-import type { OpContext } from "./context";
+
 import type { BundledPack, BundledSkill, BundledTool } from "../packs/bundle";
-import { broughtName } from "./brought-tools";
-import { visibilityFor } from "../tools/policy";
-import { normalizeTool, qualifiedName } from "../tools/tool-record";
 import { visiblePacks } from "../skills/pack-upsert";
 import { redactPii } from "../skills/pii";
 import { redactToolNames } from "../skills/redact";
 import { skillPolicy } from "../skills/skill-store";
+import { visibilityFor } from "../tools/policy";
+import { normalizeTool, qualifiedName } from "../tools/tool-record";
+import { broughtName } from "./brought-tools";
+import { modelToolNames } from "./builtins";
+import type { OpContext } from "./operation";
 
 /** Whose text it is: its own tools (and the tools it names) are judged with it. */
 export type Owner = { skill: BundledSkill } | { pack: BundledPack };
@@ -110,7 +111,8 @@ export class TextGuard {
       `SELECT name, qualified_name FROM trove_tools WHERE allowed = 0`,
     );
     const hidden = new Set(rows.flatMap((r) => [r.name, r.qualified_name]));
-    for (const name of BUILTIN_NAMES) if (!this.#visibility.allowed(name, name)) hidden.add(name);
+    for (const name of modelToolNames(this.ctx.operations))
+      if (!this.#visibility.allowed(name, name)) hidden.add(name);
     const packs = visiblePacks(this.ctx.bundle, this.ctx.tenant, this.ctx.config.get().project_id);
     for (const pack of packs) {
       for (const tool of pack.tools)
@@ -145,9 +147,9 @@ export class TextGuard {
 
   /** A name the model may call now or after activation: an allowed catalog tool or builtin. */
   private usable(name: string): boolean {
-    if ((BUILTIN_NAMES as readonly string[]).includes(name)) return this.#visibility.allowed(name, name);
+    const op = this.ctx.operations.find((o) => o.name === name);
     // Other Trove operations (events, tool_resolve …) are the agent's API, never a hidden tool.
-    if ((OPERATION_NAMES as readonly string[]).includes(name)) return true;
+    if (op) return op.model ? this.#visibility.allowed(name, name) : true;
     return this.ctx.catalog.find(name) !== undefined;
   }
 }

@@ -1,9 +1,11 @@
 // Operations on the tool catalog: sync it, search it.
 import { z } from "zod";
+import { validationError } from "../errors";
+import { SearchType, ToolFormat } from "../schemas";
 import { visibilityFor } from "../tools/policy";
 import { LoadingMode, MAX_TOOLS, ToolRecord } from "../tools/tool-record";
 import { searchTools } from "../tools/tool-search";
-import { BUILTIN_NAMES } from "./builtin-names";
+import { modelToolNames } from "./builtins";
 import { defineOp } from "./operation";
 
 export const CatalogSyncInput = z
@@ -19,13 +21,6 @@ export const CatalogSyncInput = z
           code: "custom",
           path: ["tools", i, "name"],
           message: `duplicate tool name "${tool.name}"`,
-        });
-      }
-      if ((BUILTIN_NAMES as readonly string[]).includes(tool.name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["tools", i, "name"],
-          message: `"${tool.name}" is reserved for Trove`,
         });
       }
       seen.add(tool.name);
@@ -44,9 +39,36 @@ export const CatalogSyncOutput = z.object({
 export const catalogSync = defineOp({
   name: "catalog_sync",
   summary: "Upload the agent's tool catalog; only new or changed records are written",
+  tag: "tools",
+  writes: true,
   input: CatalogSyncInput,
   output: CatalogSyncOutput,
+  errors: ["catalog_too_large"],
+  example: {
+    input: {
+      tools: [
+        {
+          name: "github.create_issue",
+          description: "Create an issue in a GitHub repository",
+          input_schema: {
+            type: "object",
+            properties: { repo: { type: "string" }, title: { type: "string" } },
+            required: ["repo", "title"],
+          },
+        },
+      ],
+    },
+    output: {
+      fingerprint: "5d41402abc4b2a76b9719d911017c592ae5d5e7a4f1b9c2b6b3c1d4e5f6a7b8c",
+      added: 1,
+      updated: 0,
+      removed: 0,
+      unchanged: 0,
+      total: 1,
+    },
+  },
   handler(ctx, input) {
+    assertNotReserved(input.tools, modelToolNames(ctx.operations));
     const result = ctx.catalog.sync(input.tools, input.mode, visibilityFor(ctx.config.get()));
     if (result.added + result.updated + result.removed > 0) {
       ctx.events.record("catalog_synced", { ...result, mode: input.mode }, ctx.now);
@@ -55,8 +77,25 @@ export const catalogSync = defineOp({
   },
 });
 
-const SearchType = z.enum(["fts", "regex", "exact"]);
-export const ToolFormat = z.enum(["anthropic", "openai", "mcp", "json"]);
+/**
+ * The names of Trove's own tools are the model's: a catalog tool may not take one. Checked here,
+ * where the registry is at hand, with the same 400 a schema issue gets.
+ */
+function assertNotReserved(tools: readonly { name: string }[], reserved: readonly string[]): void {
+  const issues = tools.flatMap((tool, i) =>
+    reserved.includes(tool.name)
+      ? [
+          {
+            code: "custom" as const,
+            path: ["tools", i, "name"],
+            message: `"${tool.name}" is reserved for Trove`,
+            input: tool.name,
+          },
+        ]
+      : [],
+  );
+  if (issues.length > 0) throw validationError(new z.ZodError(issues));
+}
 
 export const ToolSearchInput = z.strictObject({
   query: z.string().max(2000),
@@ -67,9 +106,6 @@ export const ToolSearchInput = z.strictObject({
     '"anthropic" adds tool_reference blocks for client-side tool search',
   ),
 });
-
-/** What the model itself may send when it calls tool_search (see ops/builtins.ts). */
-export const ToolSearchModelInput = ToolSearchInput.pick({ query: true, search_type: true, limit: true });
 
 export const ToolSearchOutput = z.object({
   tools: z.array(
@@ -93,8 +129,47 @@ export const ToolSearchOutput = z.object({
 export const toolSearch = defineOp({
   name: "tool_search",
   summary: "Find deferred tools by capability (full text), pattern (regex) or exact name",
+  tag: "tools",
+  writes: false,
   input: ToolSearchInput,
   output: ToolSearchOutput,
+  errors: ["invalid_pattern", "pattern_too_long"],
+  model: {
+    description:
+      "Find tools that are available but not listed yet. Describe the capability you need in a few words " +
+      '(e.g. "refund a payment"); use search_type "regex" to match tool names by pattern or "exact" for a ' +
+      "known name. Returns tool names to call, best match first.",
+    input: ToolSearchInput.pick({ query: true, search_type: true, limit: true }),
+    shown: () => true,
+  },
+  example: {
+    before: [
+      {
+        op: "catalog_sync",
+        input: {
+          tools: [
+            { name: "github.create_issue", description: "Create an issue in a GitHub repository" },
+            { name: "slack.post_message", description: "Post a message to a Slack channel" },
+          ],
+        },
+      },
+    ],
+    input: { query: "open a bug on github", limit: 3 },
+    output: {
+      tools: [
+        {
+          name: "github.create_issue",
+          description: "Create an issue in a GitHub repository",
+          score: 1,
+          match_type: "fts",
+          loading_mode: "deferred",
+        },
+      ],
+      query: "open a bug on github",
+      search_type: "fts",
+      total_deferred: 2,
+    },
+  },
   handler(ctx, input) {
     const result = searchTools(
       { sql: ctx.sql, catalog: ctx.catalog, preferredNamespaces: ctx.config.get().preferred_namespaces },

@@ -1,6 +1,7 @@
 // User-supplied regular expressions: RE2 (linear time), bounded length, errors that name the field.
 import { RE2JS } from "re2js";
 import { TroveError } from "../errors";
+import type { NameTests } from "./scoring";
 
 export const MAX_PATTERN_LENGTH = 200;
 
@@ -26,4 +27,13 @@ export function compileUserPattern(pattern: string): RE2JS {
       reason: err instanceof Error ? err.message : String(err),
     });
   }
+}
+
+/** The name tests of a compiled pattern, for `nameScore`. */
+export function patternTests(re: RE2JS): NameTests<string> {
+  return {
+    found: (name) => re.test(name),
+    whole: (name) => re.matches(name),
+    prefix: (name) => re.matcher(name).lookingAt(),
+  };
 }

@@ -2,6 +2,23 @@
 /** Regex scores by match strength. */
 export const REGEX_SCORE = { full: 0.95, prefix: 0.9, substring: 0.85, text: 0.75 } as const;
 
+/** How a pattern meets an item's name; each test runs only if the one before it passed. */
+export interface NameTests<T> {
+  /** Matches somewhere in the name. */
+  found(item: T): boolean;
+  /** Matches the whole name. */
+  whole(item: T): boolean;
+  /** Matches from the name's start. */
+  prefix(item: T): boolean;
+}
+
+/** The regex score of an item's name (full, prefix or substring match), or null for no match. */
+export function nameScore<T>(tests: NameTests<T>, item: T): number | null {
+  if (!tests.found(item)) return null;
+  if (tests.whole(item)) return REGEX_SCORE.full;
+  return tests.prefix(item) ? REGEX_SCORE.prefix : REGEX_SCORE.substring;
+}
+
 /**
  * Bounded relevance from an FTS5 bm25 value. SQLite's bm25 is ≤ 0 and more negative is better, so
  * the RFC's `1/(1+max(raw,0))` would give every hit 1.0; we apply its intent to the magnitude:

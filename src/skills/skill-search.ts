@@ -1,11 +1,9 @@
 // skill_search: the tool_search contract (RFC v0.3 §3.7) over the session's skills.
 import type { Sql } from "../db/sql";
 import type { SkillIndexFields } from "../packs/bundle";
-import { candidateTerms, ftsMatchExpression } from "../search/fts-query";
-import { compileUserPattern } from "../search/regex";
-import { type FieldSpec, rescore } from "../search/rerank";
-import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
-import { queryTermGroups } from "../search/text";
+import { type FtsIndex, ftsSearch } from "../search/fts-pipeline";
+import { compileUserPattern, patternTests } from "../search/regex";
+import { nameScore, REGEX_SCORE, rankComparator } from "../search/scoring";
 import type { SkillStore } from "./skill-store";
 
 export type SkillSearchType = "fts" | "regex" | "exact";
@@ -39,15 +37,30 @@ interface Row {
 
 const COLUMNS = "s.id, s.qid, s.name, s.pack, s.title, s.trigger, s.description, s.task_type";
 const FTS_WEIGHTS = [10, 6, 4, 6, 3, 1] as const;
-const RESCORE_FIELDS: readonly FieldSpec[] = [
-  { weight: 3, b: 0.3 }, // f_name
-  { weight: 2, b: 0.3 }, // f_title
-  { weight: 1.5, b: 0.3 }, // f_tags
-  { weight: 2, b: 0.5 }, // f_trigger
-  { weight: 1, b: 0.75 }, // f_description
-  { weight: 0.4, b: 0.75 }, // f_body
-];
 const CANDIDATES = 40;
+const FTS_CANDIDATES = `
+  SELECT ${COLUMNS}, s.f_name, s.f_title, s.f_tags, s.f_trigger, s.f_description, s.f_body
+  FROM (SELECT rowid AS id, bm25(trove_skills_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
+        FROM trove_skills_fts WHERE trove_skills_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
+  CROSS JOIN trove_skills AS s ON s.id = m.id
+  WHERE s.allowed = 1 AND (?2 IS NULL OR s.task_type = ?2)`;
+
+const SKILL_INDEX: FtsIndex<Row, Row & SkillIndexFields> = {
+  fields: (r) => [r.f_name, r.f_title, r.f_tags, r.f_trigger, r.f_description, r.f_body],
+  rescoreFields: [
+    { weight: 3, b: 0.3 }, // f_name
+    { weight: 2, b: 0.3 }, // f_title
+    { weight: 1.5, b: 0.3 }, // f_tags
+    { weight: 2, b: 0.5 }, // f_trigger
+    { weight: 1, b: 0.75 }, // f_description
+    { weight: 0.4, b: 0.75 }, // f_body
+  ],
+  // Names repeat across packs: the qualified id is the identity, the pack the namespace.
+  key: (r) => r.qid,
+  rankable: (r) => ({ name: r.name, namespace: r.pack }),
+  termOrder: "by-concept",
+  exactAbove: "other-candidates",
+};
 
 export function searchSkills(sql: Sql, store: SkillStore, request: SkillSearchRequest): SkillHit[] {
   const typeFilter = request.task_type ?? null;
@@ -92,16 +105,11 @@ function candidates(
         `SELECT ${COLUMNS} FROM trove_skills AS s WHERE s.allowed = 1 AND (?1 IS NULL OR s.task_type = ?1)`,
         taskType,
       );
+      const tests = patternTests(re);
       return rows.flatMap((r) => {
-        const score = re.test(r.name)
-          ? re.matches(r.name)
-            ? REGEX_SCORE.full
-            : re.matcher(r.name).lookingAt()
-              ? REGEX_SCORE.prefix
-              : REGEX_SCORE.substring
-          : re.test(r.title) || re.test(r.trigger) || re.test(r.description)
-            ? REGEX_SCORE.text
-            : null;
+        const score =
+          nameScore(tests, r.name) ??
+          (re.test(r.title) || re.test(r.trigger) || re.test(r.description) ? REGEX_SCORE.text : null);
         return score === null ? [] : [{ ...r, score }];
       });
     }
@@ -117,41 +125,12 @@ function fullText(
   taskType: string | null,
   exact: Row[],
 ): (Row & { score: number })[] {
-  const groups = queryTermGroups(request.query);
-  const terms = [...new Set(groups.flatMap((g) => [...g.terms, ...g.related]))];
-  const df = store.docFrequencies(terms);
-  const expression = ftsMatchExpression(candidateTerms(terms, df));
-  const rows = expression
-    ? sql.all<Row & SkillIndexFields>(
-        `SELECT ${COLUMNS}, s.f_name, s.f_title, s.f_tags, s.f_trigger, s.f_description, s.f_body
-         FROM (SELECT rowid AS id, bm25(trove_skills_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
-               FROM trove_skills_fts WHERE trove_skills_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
-         CROSS JOIN trove_skills AS s ON s.id = m.id
-         WHERE s.allowed = 1 AND (?2 IS NULL OR s.task_type = ?2)`,
-        expression,
-        taskType,
-        CANDIDATES,
-      )
-    : [];
-  const size = store.size();
-  const relevance = rescore(
-    rows.map((r) => [r.f_name, r.f_title, r.f_tags, r.f_trigger, r.f_description, r.f_body]),
-    groups,
-    RESCORE_FIELDS,
-    { size, docFrequency: (t) => df.get(t) ?? 0 },
-  );
-  const exactIds = new Set(exact.map((r) => r.qid));
-  const scored = rows
-    .map((r, i) => ({ ...r, relevance: boundedRelevance(relevance[i] ?? 0) }))
-    .filter((r) => !exactIds.has(r.qid));
-  const top = Math.max(0, ...scored.map((c) => c.relevance));
-  const merged = [...exact.map((r) => ({ ...r, relevance: top + 1 })), ...scored]
-    .map((c) => ({ ...c, namespace: c.pack, score: c.relevance }))
-    .sort(rankComparator([]))
-    .slice(0, request.limit);
-  const scores = minMaxNormalize(merged.map((c) => c.score));
-  return merged.map(({ relevance: _, namespace: __, ...c }, i) => ({
-    ...c,
-    score: exactIds.has(c.qid) ? 1 : (scores[i] ?? 0),
-  }));
+  return ftsSearch(SKILL_INDEX, {
+    query: request.query,
+    limit: request.limit,
+    exact,
+    preferredNamespaces: [],
+    stats: store,
+    candidates: (match) => sql.all<Row & SkillIndexFields>(FTS_CANDIDATES, match, taskType, CANDIDATES),
+  }).map(({ row, score }) => ({ ...row, score }));
 }

@@ -1,6 +1,7 @@
 // Session configuration: its schema with defaults, and where it is stored.
 import { z } from "zod";
 import type { Sql } from "../db/sql";
+import { Id } from "../schemas";
 import { LoadingMode } from "../tools/tool-record";
 
 export const Glob = z
@@ -24,11 +25,7 @@ export const Policy = z.strictObject({
 });
 
 export const SessionConfigInput = z.strictObject({
-  project_id: z
-    .string()
-    .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must match ^[A-Za-z0-9._:-]{1,128}$")
-    .nullable()
-    .default(null),
+  project_id: Id.nullable().default(null),
   activation_scope: z.enum(["session", "run"]).default("session"),
   default_loading_mode: LoadingMode.default("deferred"),
   always_loaded_patterns: GlobList.default([]),
@@ -92,7 +89,6 @@ export const SessionConfigInput = z.strictObject({
     .default(3_600),
 });
 export type SessionConfig = z.output<typeof SessionConfigInput>;
-export const SessionConfigSchema = SessionConfigInput;
 
 export const DEFAULT_CONFIG: SessionConfig = SessionConfigInput.parse({});
 

@@ -4,16 +4,14 @@ import { TroveError } from "../errors";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
 import { findTool, providerNamesOf, type StoredTool, visibleTools } from "./catalog-queries";
+import { type PlannedRow, type ToolRow, type ToolSource, toolRow, UPSERT } from "./catalog-rows";
 import type { Visibility } from "./policy";
 import { providerNames } from "./provider-names";
-import { toolSearchFields } from "./tool-index";
 import {
   hashTool,
   type LoadingMode,
-  localName,
   MAX_TOOLS,
   normalizeTool,
-  qualifiedName,
   type SideEffects,
   type ToolRecordInput,
 } from "./tool-record";
@@ -27,9 +25,7 @@ export interface SyncResult {
   total: number;
 }
 
-/** Who put a tool in the catalog: the agent's catalog_sync, or a pack or skill that brings tools. */
-export type ToolSource = "agent" | `pack:${string}` | `skill:${string}`;
-export const AGENT: ToolSource = "agent";
+const AGENT: ToolSource = "agent";
 
 /** A sync by a pack or skill: names the agent's catalog already holds stay the agent's. */
 export interface SourceSyncResult extends SyncResult {
@@ -61,27 +57,25 @@ export interface CatalogCounts {
 const ASCII = /^\p{ASCII}*$/u;
 const ENTRY_COLUMNS = `id, name, qualified_name, namespace, description, tags, side_effects, effective_mode, allowed`;
 
-const UPSERT = `
-  INSERT INTO trove_tools (name, qualified_name, local_name, namespace, description, tags, side_effects,
-    loading_mode, effective_mode, allowed, record, record_hash,
-    f_name, f_namespace, f_tags, f_description, f_params, f_examples, provider_name, source)
-  SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6,
-    j.value->>7, j.value->>8, j.value->>9, j.value->>10, j.value->>11,
-    j.value->>12, j.value->>13, j.value->>14, j.value->>15, j.value->>16, j.value->>17, j.value->>18,
-    j.value->>19
-  FROM json_each(?) AS j WHERE true
-  ON CONFLICT (name) DO UPDATE SET
-    qualified_name = excluded.qualified_name, local_name = excluded.local_name,
-    namespace = excluded.namespace, description = excluded.description, tags = excluded.tags,
-    side_effects = excluded.side_effects, loading_mode = excluded.loading_mode,
-    effective_mode = excluded.effective_mode, allowed = excluded.allowed, record = excluded.record,
-    record_hash = excluded.record_hash, f_name = excluded.f_name, f_namespace = excluded.f_namespace,
-    f_tags = excluded.f_tags, f_description = excluded.f_description, f_params = excluded.f_params,
-    f_examples = excluded.f_examples, provider_name = excluded.provider_name, source = excluded.source`;
-
 interface Held {
   hash: string;
   source: ToolSource;
+}
+
+/** What a sync changes, worked out before anything is written. */
+interface SyncPlan {
+  /** This source's tools after the sync: name → record hash. */
+  next: Map<string, string>;
+  /** Tools other sources keep. */
+  others: Map<string, Held>;
+  /** New and changed records. */
+  rows: PlannedRow[];
+  /** This source's tools the sync removes. */
+  removed: string[];
+  added: number;
+  updated: number;
+  /** Record JSON → record hash of every input. */
+  hashByRaw: Map<string, string>;
 }
 
 export class CatalogStore {
@@ -158,66 +152,10 @@ export class CatalogStore {
     visibility: Visibility,
     source: ToolSource,
   ): SyncResult {
-    const held = this.hashes();
-    // This source's tools by hash; a name held by another source is taken over by the agent
-    // (the agent's own catalog always wins), so for it the record is new.
-    const existing = new Map<string, string>();
-    const others = new Map<string, Held>();
-    for (const [name, h] of held) {
-      if (h.source === source) existing.set(name, h.hash);
-      else others.set(name, h);
-    }
-    const next = mode === "replace" ? new Map<string, string>() : new Map(existing);
-    const rows: unknown[][] = [];
-    let added = 0;
-    let updated = 0;
-    const seen = new Map<string, string>();
-    for (const input of inputs) {
-      others.delete(input.name);
-      // A record's hash is a pure function of its JSON, so hashes computed before are reused: a
-      // re-sent record costs one JSON.stringify, not a canonicalization and a sha256.
-      const raw = JSON.stringify(input);
-      const known = this.#hashByRaw.get(raw);
-      if (known !== undefined && existing.get(input.name) === known) {
-        seen.set(raw, known);
-        next.set(input.name, known);
-        continue;
-      }
-      const tool = normalizeTool(input);
-      const { json, hash } = hashTool(tool);
-      seen.set(raw, hash);
-      next.set(tool.name, hash);
-      const previous = existing.get(tool.name);
-      if (previous === hash) continue;
-      if (previous === undefined) added++;
-      else updated++;
-      const qualified = qualifiedName(tool);
-      const fields = toolSearchFields(tool);
-      rows.push([
-        tool.name,
-        qualified,
-        localName(tool),
-        tool.namespace,
-        tool.description,
-        JSON.stringify(tool.tags ?? []),
-        tool.side_effects,
-        tool.loading_mode ?? null,
-        visibility.mode(tool.name, qualified, tool.loading_mode),
-        visibility.allowed(tool.name, qualified) ? 1 : 0,
-        json,
-        hash,
-        fields.f_name,
-        fields.f_namespace,
-        fields.f_tags,
-        fields.f_description,
-        fields.f_params,
-        fields.f_examples,
-      ]);
-    }
+    const plan = this.planSync(inputs, mode, visibility, source);
     // The raw → hash map serves the agent's catalog, which is re-sent every turn.
-    if (source === AGENT) this.#hashByRaw = seen;
-    const removed = mode === "replace" ? [...existing.keys()].filter((name) => !next.has(name)) : [];
-    const present = [...others.keys(), ...next.keys()];
+    if (source === AGENT) this.#hashByRaw = plan.hashByRaw;
+    const present = [...plan.others.keys(), ...plan.next.keys()];
     if (present.length > MAX_TOOLS) {
       throw new TroveError("catalog_too_large", 400, `a session holds at most ${MAX_TOOLS} tools`, {
         field: "tools",
@@ -225,24 +163,80 @@ export class CatalogStore {
         total: present.length,
       });
     }
+    const { added, updated, removed, next } = plan;
     const unchanged = inputs.length - added - updated;
-    if (rows.length === 0 && removed.length === 0) {
+    if (plan.rows.length === 0 && removed.length === 0) {
       return { fingerprint: this.fingerprint(), added, updated, removed: 0, unchanged, total: next.size };
     }
+    const fingerprint = this.writeSync(plan, present, source);
+    return { fingerprint, added, updated, removed: removed.length, unchanged, total: next.size };
+  }
+
+  /**
+   * Compares `inputs` with this source's stored hashes. A name held by another source is taken
+   * over (only the agent syncs names others hold: its own catalog always wins), so for it the
+   * record is new.
+   */
+  private planSync(
+    inputs: readonly ToolRecordInput[],
+    mode: "replace" | "merge",
+    visibility: Visibility,
+    source: ToolSource,
+  ): SyncPlan {
+    const { existing, others } = splitBySource(this.hashes(), source);
+    const next = mode === "replace" ? new Map<string, string>() : new Map(existing);
+    const plan: SyncPlan = {
+      next,
+      others,
+      rows: [],
+      removed: [],
+      added: 0,
+      updated: 0,
+      hashByRaw: new Map(),
+    };
+    for (const input of inputs) {
+      others.delete(input.name);
+      // A record's hash is a pure function of its JSON, so hashes computed before are reused: a
+      // re-sent record costs one JSON.stringify, not a canonicalization and a sha256.
+      const raw = JSON.stringify(input);
+      const known = this.#hashByRaw.get(raw);
+      if (known !== undefined && existing.get(input.name) === known) {
+        plan.hashByRaw.set(raw, known);
+        next.set(input.name, known);
+        continue;
+      }
+      const tool = normalizeTool(input);
+      const { json, hash } = hashTool(tool);
+      plan.hashByRaw.set(raw, hash);
+      next.set(tool.name, hash);
+      const previous = existing.get(tool.name);
+      if (previous === hash) continue;
+      if (previous === undefined) plan.added++;
+      else plan.updated++;
+      plan.rows.push(toolRow(tool, json, hash, visibility));
+    }
+    if (mode === "replace") plan.removed = [...existing.keys()].filter((name) => !next.has(name));
+    return plan;
+  }
+
+  /** Deletes, upserts and renames what `plan` says; returns the catalog fingerprint after it. */
+  private writeSync(plan: SyncPlan, present: readonly string[], source: ToolSource): string {
     const stored = this.naming();
     this.invalidate();
-    for (const chunk of jsonChunks(removed)) {
+    for (const chunk of jsonChunks(plan.removed)) {
       this.sql.run(`DELETE FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`, chunk);
     }
-    const rowAllowed = new Map(rows.map((row) => [row[0] as string, row[9] === 1]));
-    const allowed = present.filter((name) => rowAllowed.get(name) ?? stored.get(name)?.allowed);
-    const desired = desiredProviderNames(allowed, present, this.reserved);
+    const desired = this.providerNamesAfter(plan.rows, present, stored);
     this.freeProviderNames(desired, stored);
-    for (const row of rows) row.push(desired.get(row[0] as string) ?? null, source);
+    const rows: ToolRow[] = plan.rows.map((row) => ({
+      ...row,
+      provider_name: desired.get(row.name) ?? null,
+      source,
+    }));
     for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
-    this.writeProviderNames(desired, stored, new Set(rowAllowed.keys()));
+    this.writeProviderNames(desired, stored, new Set(rows.map((row) => row.name)));
     // The fingerprint is the agent's: it tells the agent whether its own catalog must be re-sent.
-    const fingerprint = source === AGENT ? fingerprintOf(next.values()) : this.fingerprint();
+    const fingerprint = source === AGENT ? fingerprintOf(plan.next.values()) : this.fingerprint();
     if (source === AGENT) {
       this.sql.run(
         `INSERT INTO trove_meta (key, value) VALUES ('catalog_fingerprint', ?)
@@ -251,10 +245,21 @@ export class CatalogStore {
       );
     }
     this.#hashes = new Map([
-      ...others,
-      ...[...next].map(([name, hash]) => [name, { hash, source }] as const),
+      ...plan.others,
+      ...[...plan.next].map(([name, hash]) => [name, { hash, source }] as const),
     ]);
-    return { fingerprint, added, updated, removed: removed.length, unchanged, total: next.size };
+    return fingerprint;
+  }
+
+  /** Provider names once `rows` are written: a row's policy flag, else the stored one, decides. */
+  private providerNamesAfter(
+    rows: readonly PlannedRow[],
+    present: readonly string[],
+    stored: ReadonlyMap<string, { allowed: boolean }>,
+  ): Map<string, string | null> {
+    const rowAllowed = new Map(rows.map((row) => [row.name, row.allowed === 1]));
+    const allowed = present.filter((name) => rowAllowed.get(name) ?? stored.get(name)?.allowed);
+    return desiredProviderNames(allowed, present, this.reserved);
   }
 
   /** Recomputes `allowed` and `effective_mode` after a config change; writes only rows that differ. */
@@ -267,16 +272,18 @@ export class CatalogStore {
       effective_mode: LoadingMode;
       allowed: number;
     }>(`SELECT id, name, qualified_name, loading_mode, effective_mode, allowed FROM trove_tools`);
-    const changes: unknown[][] = [];
+    const changes: { id: number; allowed: 0 | 1; effective_mode: LoadingMode }[] = [];
     for (const row of rows) {
       const allowed = visibility.allowed(row.name, row.qualified_name) ? 1 : 0;
       const mode = visibility.mode(row.name, row.qualified_name, row.loading_mode);
-      if (allowed !== row.allowed || mode !== row.effective_mode) changes.push([row.id, allowed, mode]);
+      if (allowed !== row.allowed || mode !== row.effective_mode) {
+        changes.push({ id: row.id, allowed, effective_mode: mode });
+      }
     }
     if (changes.length === 0) return 0;
     const stored = this.naming();
     this.invalidate();
-    const changed = new Map(changes.map(([id, allowed]) => [id as number, allowed === 1]));
+    const changed = new Map(changes.map((c) => [c.id, c.allowed === 1]));
     const allowed = rows.filter((r) => changed.get(r.id) ?? r.allowed === 1).map((r) => r.name);
     const desired = desiredProviderNames(
       allowed,
@@ -286,9 +293,9 @@ export class CatalogStore {
     // A tool that becomes denied loses its provider name in the same write as its flag.
     for (const chunk of jsonChunks(changes)) {
       this.sql.run(
-        `UPDATE trove_tools SET allowed = j.value->>1, effective_mode = j.value->>2,
-           provider_name = CASE WHEN j.value->>1 = 0 THEN NULL ELSE provider_name END
-         FROM json_each(?) AS j WHERE trove_tools.id = j.value->>0`,
+        `UPDATE trove_tools SET allowed = j.value->>'allowed', effective_mode = j.value->>'effective_mode',
+           provider_name = CASE WHEN j.value->>'allowed' = 0 THEN NULL ELSE provider_name END
+         FROM json_each(?) AS j WHERE trove_tools.id = j.value->>'id'`,
         chunk,
       );
     }
@@ -416,10 +423,11 @@ export class CatalogStore {
   ): void {
     const renamed = [...desired]
       .filter(([name, p]) => !written.has(name) && (stored.get(name)?.provider ?? null) !== p)
-      .map(([name, p]) => [name, p]);
+      .map(([name, p]) => ({ name, provider_name: p }));
     for (const chunk of jsonChunks(renamed)) {
       this.sql.run(
-        `UPDATE trove_tools SET provider_name = j.value->>1 FROM json_each(?) AS j WHERE trove_tools.name = j.value->>0`,
+        `UPDATE trove_tools SET provider_name = j.value->>'provider_name'
+         FROM json_each(?) AS j WHERE trove_tools.name = j.value->>'name'`,
         chunk,
       );
     }
@@ -435,6 +443,20 @@ export class CatalogStore {
     );
     return this.#hashes;
   }
+}
+
+/** The stored tools of `source` by hash, and every other source's tools. */
+function splitBySource(
+  held: ReadonlyMap<string, Held>,
+  source: ToolSource,
+): { existing: Map<string, string>; others: Map<string, Held> } {
+  const existing = new Map<string, string>();
+  const others = new Map<string, Held>();
+  for (const [name, h] of held) {
+    if (h.source === source) existing.set(name, h.hash);
+    else others.set(name, h);
+  }
+  return { existing, others };
 }
 
 /**

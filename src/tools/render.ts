@@ -1,7 +1,9 @@
 // Renders visible tools in each provider's native tool-definition shape, examples included.
+
+import type { ToolFormat } from "../schemas";
 import { validateSafely } from "./validate-args";
 
-export type ToolFormat = "anthropic" | "openai" | "mcp" | "json";
+export type { ToolFormat };
 
 export interface RenderableExample {
   args: Record<string, unknown>;

@@ -1,11 +1,9 @@
 // tool_search: exact, regex and FTS5 search over the tools this session may see (RFC v0.3 §1.5–1.6).
 import type { Sql } from "../db/sql";
-import { candidateTerms, ftsMatchExpression } from "../search/fts-query";
+import { type FtsIndex, ftsSearch } from "../search/fts-pipeline";
 import { compileUserPattern } from "../search/regex";
 import { requiredLiterals } from "../search/regex-literals";
-import { type FieldSpec, rescore } from "../search/rerank";
-import { boundedRelevance, minMaxNormalize, REGEX_SCORE, rankComparator } from "../search/scoring";
-import { queryTermGroups } from "../search/text";
+import { type NameTests, nameScore, REGEX_SCORE, rankComparator } from "../search/scoring";
 import type { CatalogEntry, CatalogStore } from "./catalog-store";
 import { type LoadingMode, type SideEffects, TOOL_NAME } from "./tool-record";
 
@@ -50,6 +48,9 @@ interface Candidate {
   score: number;
 }
 
+/** A tool as the exact and full-text queries read it. */
+type ToolRow = Omit<Candidate, "score">;
+
 export interface SearchScope {
   sql: Sql;
   catalog: CatalogStore;
@@ -88,7 +89,7 @@ function findCandidates(scope: SearchScope, request: ToolSearchRequest): Candida
 }
 
 /** Case-insensitive match on the name, the namespace-qualified name or the name without namespace. */
-function exactMatches(sql: Sql, name: string, includeAlways: boolean): Omit<Candidate, "score">[] {
+function exactMatches(sql: Sql, name: string, includeAlways: boolean): ToolRow[] {
   if (!TOOL_NAME.test(name)) return [];
   return sql.all(
     // A UNION, not an OR, so each arm uses its own NOCASE index; CROSS JOIN keeps SQLite from
@@ -131,20 +132,22 @@ function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchReque
   const eligible = entries.filter(
     (e) => e.allowed && (request.include_always_loaded || e.effective_mode === "deferred"),
   );
+  // A literal pattern meets an ASCII name (its lowercased copy is kept) by plain string search.
+  const nameTests: NameTests<CatalogEntry> = {
+    found: (e) => test(e.name, e.ascii?.name),
+    whole: (e) => (literals && e.ascii ? literals.includes(e.ascii.name) : re.matches(e.name)),
+    prefix: (e) => {
+      const lower = e.ascii?.name;
+      if (!literals || lower === undefined) return re.matcher(e.name).lookingAt();
+      return literals.some((l) => lower.startsWith(l));
+    },
+  };
   const byName: Candidate[] = [];
   const rest: CatalogEntry[] = [];
   for (const entry of eligible) {
-    const lower = entry.ascii?.name;
-    if (!test(entry.name, lower)) rest.push(entry);
-    else if (literals && lower !== undefined ? literals.includes(lower) : re.matches(entry.name))
-      byName.push({ ...entry, score: REGEX_SCORE.full });
-    else if (
-      literals && lower !== undefined
-        ? literals.some((l) => lower.startsWith(l))
-        : re.matcher(entry.name).lookingAt()
-    )
-      byName.push({ ...entry, score: REGEX_SCORE.prefix });
-    else byName.push({ ...entry, score: REGEX_SCORE.substring });
+    const score = nameScore(nameTests, entry);
+    if (score === null) rest.push(entry);
+    else byName.push({ ...entry, score });
   }
   // Name matches outscore every description-only match, so when they fill the page the (much
   // longer) descriptions need not be scanned: the answer is the same.
@@ -155,7 +158,7 @@ function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchReque
   return [...byName, ...byText.map((e) => ({ ...e, score: REGEX_SCORE.text }))];
 }
 
-type FtsRow = Omit<Candidate, "score"> & {
+type FtsRow = ToolRow & {
   f_name: string;
   f_namespace: string;
   f_tags: string;
@@ -163,70 +166,46 @@ type FtsRow = Omit<Candidate, "score"> & {
   f_examples: string;
 };
 
-/**
- * Re-scoring fields. Parameter text helps find candidates (it is in the MATCH) but not order them:
- * parameter names repeat across tools ("id", "page"), and leaving them out measured no worse.
- */
-const RESCORE_FIELDS: readonly FieldSpec[] = [
-  { weight: 3, b: 0.3 }, // f_name
-  { weight: 1.5, b: 0 }, // f_namespace
-  { weight: 1.5, b: 0.3 }, // f_tags
-  { weight: 1, b: 0.75 }, // f_description
-  { weight: 0.6, b: 0.5 }, // f_examples
-];
+// Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would read
+// every matching row's text.
+const FTS_CANDIDATES = `
+  SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
+    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples
+  FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
+        FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
+  CROSS JOIN trove_tools AS t ON t.id = m.id
+  WHERE t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
+  ORDER BY m.raw`;
+
+const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
+  fields: (r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_examples],
+  /**
+   * Parameter text helps find candidates (it is in the MATCH) but not order them: parameter names
+   * repeat across tools ("id", "page"), and leaving them out measured no worse.
+   */
+  rescoreFields: [
+    { weight: 3, b: 0.3 }, // f_name
+    { weight: 1.5, b: 0 }, // f_namespace
+    { weight: 1.5, b: 0.3 }, // f_tags
+    { weight: 1, b: 0.75 }, // f_description
+    { weight: 0.6, b: 0.5 }, // f_examples
+  ],
+  key: (r) => r.name,
+  rankable: (r) => r,
+  termOrder: "direct-first",
+  exactAbove: "all-candidates",
+};
+
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
   const include = request.include_always_loaded ? 1 : 0;
   const exact = exactMatches(scope.sql, request.query.trim(), request.include_always_loaded);
-  const groups = queryTermGroups(request.query);
-  const direct = groups.flatMap((g) => g.terms);
-  const related = groups.flatMap((g) => g.related).filter((t) => !direct.includes(t));
-  const df = scope.catalog.docFrequencies([...direct, ...related]);
-  const matchTerms = candidateTerms([...new Set([...direct, ...related])], df);
-  const expression = ftsMatchExpression(matchTerms);
-  const rows = expression
-    ? scope.sql.all<FtsRow>(
-        // Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would
-        // read every matching row's text.
-        `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
-           t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples
-         FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
-               FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
-         CROSS JOIN trove_tools AS t ON t.id = m.id
-         WHERE t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
-         ORDER BY m.raw`,
-        expression,
-        include,
-        candidateCount(request.limit),
-      )
-    : [];
-  const relevance = rescore(
-    rows.map((r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_examples]),
-    groups,
-    RESCORE_FIELDS,
-    { size: scope.catalog.size(), docFrequency: (term) => df.get(term) ?? 0 },
-  );
-  const scored = rows.map((r, i) => ({
-    name: r.name,
-    namespace: r.namespace,
-    description: r.description,
-    side_effects: r.side_effects,
-    effective_mode: r.effective_mode,
-    relevance: boundedRelevance(relevance[i] ?? 0),
-  }));
-  // An exact name typed as a query always ranks first (the issue's rule), with the top score.
-  const exactNames = new Set(exact.map((e) => e.name));
-  const top = Math.max(0, ...scored.map((c) => c.relevance));
-  const merged = [
-    ...exact.map((e) => ({ ...e, relevance: top + 1 })),
-    ...scored.filter((c) => !exactNames.has(c.name)),
-  ];
-  const ranked = merged
-    .map((c) => ({ ...c, score: c.relevance }))
-    .sort(rankComparator(scope.preferredNamespaces))
-    .slice(0, request.limit);
-  const scores = minMaxNormalize(ranked.map((c) => c.score));
-  return ranked.map(({ relevance: _, ...c }, i) => ({
-    ...c,
-    score: exactNames.has(c.name) ? 1 : (scores[i] ?? 0),
-  }));
+  return ftsSearch(TOOL_INDEX, {
+    query: request.query,
+    limit: request.limit,
+    exact,
+    preferredNamespaces: scope.preferredNamespaces,
+    stats: scope.catalog,
+    candidates: (match) =>
+      scope.sql.all<FtsRow>(FTS_CANDIDATES, match, include, candidateCount(request.limit)),
+  }).map(({ row, score }) => ({ ...row, score }));
 }

@@ -1,35 +1,14 @@
 // Activation over HTTP: deferred tools become visible on first use or explicitly, per session or per
 // run; unknown and denied names are indistinguishable; arguments are checked; state survives restarts.
-import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env";
+import { GITHUB_SLACK, ISSUE_SCHEMA, WEATHER_NOW, WIPE_DISK } from "../support/fixtures";
 import { agentTools, call, KEY_A, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
-const SESSIONS = (env as unknown as Env).SESSIONS;
-const stubFor = (sid: string) => SESSIONS.get(SESSIONS.idFromName(`tenant-a/${sid}`));
+const stubFor = (sid: string) => sessionStub(sid);
 
-const ISSUE_SCHEMA = {
-  type: "object",
-  properties: {
-    repo: { type: "string", pattern: "^[^/]+/[^/]+$" },
-    title: { type: "string", minLength: 1 },
-    labels: { type: "array", items: { type: "string" } },
-  },
-  required: ["repo", "title"],
-};
-
-const CATALOG = [
-  {
-    name: "github.create_issue",
-    description: "Create an issue in a GitHub repository",
-    side_effects: "write",
-    input_schema: ISSUE_SCHEMA,
-  },
-  { name: "github.list_repos", description: "List the repositories of a GitHub owner" },
-  { name: "slack.send_message", description: "Post a message to a Slack channel", side_effects: "external" },
-  { name: "weather.now", description: "Current weather for a city", loading_mode: "always" },
-  { name: "secret.wipe_disk", description: "Erase every disk in the fleet", side_effects: "stateful" },
-];
+const CATALOG = [...GITHUB_SLACK, WEATHER_NOW, WIPE_DISK];
 
 async function seeded(config?: Record<string, unknown>, tools: unknown[] = CATALOG): Promise<string> {
   const sid = newSid();

@@ -1,23 +1,10 @@
 // Approvals over HTTP: policy.approval gates tool calls behind a person's decision; an approval is
 // bound to one tool, one set of arguments and one run, and allows exactly one call.
 import { describe, expect, it } from "vitest";
+import { CREATE_ISSUE, CREATE_PR, LIST_REPOS, SEND_MESSAGE } from "../support/fixtures";
 import { agentTools, call, newSid, op } from "../support/http";
 
-const CATALOG = [
-  {
-    name: "github.create_issue",
-    description: "Create an issue in a GitHub repository",
-    side_effects: "write",
-    input_schema: {
-      type: "object",
-      properties: { repo: { type: "string" }, title: { type: "string" } },
-      required: ["repo", "title"],
-    },
-  },
-  { name: "github.create_pr", description: "Open a pull request on GitHub", side_effects: "write" },
-  { name: "github.list_repos", description: "List the repositories of a GitHub owner" },
-  { name: "slack.send_message", description: "Post a message to a Slack channel", side_effects: "external" },
-];
+const CATALOG = [CREATE_ISSUE, CREATE_PR, LIST_REPOS, SEND_MESSAGE];
 
 const CONFIG = { policy: { approval: ["github.create_*"] } };
 const ARGS = { repo: "acme/web", title: "Login fails" };
@@ -384,7 +371,7 @@ describe("one scripted agent turn over HTTP", () => {
     expect(next.json.tools.find((t: any) => t.name === "github_create_issue")).toEqual({
       name: "github_create_issue",
       description: "Create an issue in a GitHub repository",
-      input_schema: CATALOG[0]?.input_schema,
+      input_schema: CREATE_ISSUE.input_schema,
     });
 
     // Skill events (the directory rendered into each context) are not part of this turn's story.

@@ -1,12 +1,12 @@
 // Capability packs and skills that bring tools, over HTTP: progressive disclosure (metadata → docs →
 // files → tools), namespaced pack tools under the session policy, Nova skills, and bundle changes.
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env";
-import type { Bundle } from "../../src/packs/bundle";
 import { compilePacks } from "../../src/compiler/compile";
+import type { Bundle } from "../../src/packs/bundle";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_B, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
 const TOOLS = [
   {
@@ -59,8 +59,7 @@ function packBundle(extra: { path: string; content: string }[] = []): Bundle {
   return bundle;
 }
 
-const SESSIONS = (env as unknown as Env).SESSIONS;
-const stub = (sid: string) => SESSIONS.get(SESSIONS.idFromName(`tenant-a/${sid}`));
+const stub = (sid: string) => sessionStub(sid);
 
 async function useBundle(sid: string, bundle: Bundle) {
   await runInDurableObject(stub(sid), (obj: SessionObject) => {
@@ -313,7 +312,7 @@ describe("pack scopes", () => {
       "incident",
     ]);
     const b = newSid();
-    await runInDurableObject(SESSIONS.get(SESSIONS.idFromName(`tenant-b/${b}`)), (obj: SessionObject) => {
+    await runInDurableObject(sessionStub(b, "tenant-b"), (obj: SessionObject) => {
       obj.bundle = bundle;
     });
     expect((await op(b, "pack_list", {}, KEY_B)).json.packs).toEqual([]);

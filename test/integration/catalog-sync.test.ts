@@ -1,8 +1,8 @@
 // catalog_sync through HTTP: counts, replace and merge, fingerprints, limits, and all-or-nothing writes.
 import { describe, expect, it } from "vitest";
+import { EMPTY_FINGERPRINT } from "../support/fixtures";
 import { call, newSid, op } from "../support/http";
 
-const EMPTY_FINGERPRINT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 const HEX64 = /^[0-9a-f]{64}$/;
 
 const tool = (name: string, description = `does ${name}`, extra: Record<string, unknown> = {}) => ({

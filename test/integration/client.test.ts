@@ -17,7 +17,8 @@ describe("the typed client", () => {
     for (const op of OPERATIONS) {
       const method = (session as unknown as Record<string, (input: unknown) => Promise<unknown>>)[op.name];
       try {
-        await method?.({ "not-a-field": 1 });
+        if (typeof method !== "function") throw new Error(`the client has no method ${op.name}`);
+        await method({ "not-a-field": 1 });
       } catch (err) {
         expect(err).toBeInstanceOf(TroveApiError);
         const e = err as TroveApiError;
@@ -27,6 +28,15 @@ describe("the typed client", () => {
       }
       throw new Error(`${op.name} accepted an unknown field`);
     }
+  });
+
+  it("has no method for a name that is not an operation: a type error, and unknown_operation if forced", async () => {
+    const session = client().session(newSid());
+    // @ts-expect-error tool_serach is not an operation (a typo of tool_search)
+    const call = () => session.tool_serach({ query: "x" });
+    const error = await call().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TroveApiError);
+    expect(error).toMatchObject({ status: 404, code: "unknown_operation", details: { field: "operation" } });
   });
 
   it("runs a turn with typed results and typed errors", async () => {

@@ -31,6 +31,7 @@
 // when it is stale.
 import { beforeAll, describe, expect, it } from "vitest";
 import committedReport from "../../bench/HOSTILE.md?raw";
+import { COMMON_ERRORS } from "../../src/ops/operation";
 import { OPERATIONS } from "../../src/ops/registry";
 import { newSid } from "../support/http";
 import { ALL_CASES, GROUPS } from "./hostile/all";
@@ -50,7 +51,6 @@ interface Answer {
   status: number;
   contentType: string;
   text: string;
-  ms: number;
 }
 
 async function send(c: HostileCase, ctx: CaseContext, viaSelf: boolean): Promise<Answer> {
@@ -67,7 +67,6 @@ async function send(c: HostileCase, ctx: CaseContext, viaSelf: boolean): Promise
     body instanceof ReadableStream
       ? body
       : JSON.stringify(body);
-  const started = performance.now();
   const request = new Request(`https://trove.test${c.path.replaceAll("{sid}", ctx.sid)}`, {
     method: c.method,
     headers,
@@ -79,8 +78,25 @@ async function send(c: HostileCase, ctx: CaseContext, viaSelf: boolean): Promise
     status: res.status,
     contentType: res.headers.get("content-type") ?? "",
     text,
-    ms: performance.now() - started,
   };
+}
+
+/** REST routes of the session resource, by the operation they reach. */
+const RESOURCE_ROUTES: Record<string, string> = {
+  [ROUTE.get]: "session_get",
+  [ROUTE.put]: "session_configure",
+  [ROUTE.delete]: "session_delete",
+};
+
+/**
+ * The error codes a case's route may answer: those its operation declares (what OpenAPI lists),
+ * those every operation may answer, and a route miss. Null for routes that are not an operation.
+ */
+function declaredErrors(route: string): Set<string> | null {
+  const name = RESOURCE_ROUTES[route] ?? OPERATIONS.find((o) => opRoute(o.name) === route)?.name;
+  const operation = OPERATIONS.find((o) => o.name === name);
+  if (!operation) return null;
+  return new Set<string>([...COMMON_ERRORS, ...operation.errors, "not_found", "unknown_operation"]);
 }
 
 const matches = (value: unknown, want: string | RegExp) =>
@@ -115,8 +131,9 @@ function answerProblems(c: HostileCase, expect: Expectation, answer: Answer): st
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`a ${answer.status}`);
   if (answer.status !== expect.status) problems.push(`status ${answer.status}, expected ${expect.status}`);
-  if (c.maxMs !== undefined && answer.ms > c.maxMs)
-    problems.push(`took ${Math.round(answer.ms)} ms (budget ${c.maxMs} ms)`);
+  const declared = declaredErrors(c.route);
+  if (declared && (expect.kind === "error" || expect.kind === "tool_error") && !declared.has(expect.code))
+    problems.push(`${expect.code} is not among the errors the operation declares`);
   if (expect.kind === "empty") {
     if (answer.text !== "") problems.push(`a body where none belongs: ${answer.text.slice(0, 100)}`);
     return problems;
@@ -239,14 +256,6 @@ for (const group of GROUPS) {
 }
 
 describe("the hostile corpus", () => {
-  it("holds at least 300 cases", () => {
-    expect(ALL_CASES.length).toBeGreaterThanOrEqual(300);
-  });
-
-  it("names every operation of the registry", () => {
-    expect([...OPERATION_NAMES].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
-  });
-
   it("covers every route and every operation", () => {
     const counts = new Map(countByRoute(ALL_CASES).map((r) => [r.route, r]));
     for (const route of [...OPERATION_NAMES.map(opRoute), ...Object.values(ROUTE)]) {

@@ -4,9 +4,8 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import pkg from "../../package.json";
 import { BUNDLE } from "../../src/generated/packs";
+import { EMPTY_FINGERPRINT } from "../support/fixtures";
 import { call, KEY_A, newSid, op } from "../support/http";
-
-const EMPTY_FINGERPRINT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 const DEFAULT_CONFIG = {
   project_id: null,

@@ -1,14 +1,10 @@
 // Tenants never see each other's sessions, even under the same session id.
 import { describe, expect, it } from "vitest";
+import { CREATE_ISSUE, EMPTY_FINGERPRINT, LIST_REPOS, SEND_MESSAGE } from "../support/fixtures";
 import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
 
-const EMPTY_FINGERPRINT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
-const A_TOOLS = [
-  { name: "github.create_issue", description: "Create an issue in a GitHub repository" },
-  { name: "github.list_repos", description: "List repositories" },
-  { name: "slack.send_message", description: "Send a message to a Slack channel", loading_mode: "always" },
-];
+/** Slack is always loaded here, so A's session has deferred and visible tools to leak. */
+const A_TOOLS = [CREATE_ISSUE, LIST_REPOS, { ...SEND_MESSAGE, loading_mode: "always" }];
 
 async function seedA(): Promise<{ sid: string; view: any }> {
   const sid = newSid();

@@ -1,30 +1,23 @@
 // A session's lifetime: the bounded, cursor-paged event log; the idle alarm that erases a session
 // nobody used for ttl_seconds; and run-scoped activations that expire and are pruned.
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { Env } from "../../src/env";
 import type { SessionObject } from "../../src/session-object";
 import { DEFAULT_CONFIG } from "../../src/state/config";
+import { EMPTY_FINGERPRINT, GITHUB_SLACK } from "../support/fixtures";
 import { agentTools, call, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
-const SESSIONS = (env as unknown as Env).SESSIONS;
-const stubFor = (sid: string) => SESSIONS.get(SESSIONS.idFromName(`tenant-a/${sid}`));
+const stubFor = (sid: string) => sessionStub(sid);
 const inObject = <R>(sid: string, fn: (obj: SessionObject, state: DurableObjectState) => R | Promise<R>) =>
   runInDurableObject(stubFor(sid), fn);
-
-const EMPTY_FINGERPRINT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-const CATALOG = [
-  { name: "github.create_issue", description: "Create an issue in a GitHub repository" },
-  { name: "github.list_repos", description: "List the repositories of a GitHub owner" },
-  { name: "slack.send_message", description: "Post a message to a Slack channel" },
-];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function seeded(config: Record<string, unknown> = {}): Promise<string> {
   const sid = newSid();
   expect((await call("PUT", `/v1/sessions/${sid}`, config)).status).toBe(200);
-  expect((await op(sid, "catalog_sync", { tools: CATALOG })).status).toBe(200);
+  expect((await op(sid, "catalog_sync", { tools: GITHUB_SLACK })).status).toBe(200);
   return sid;
 }
 
@@ -242,7 +235,7 @@ describe("the idle alarm", () => {
     expect(await eventsPage(sid, {})).toEqual({ events: [], next_cursor: 0 });
     expect((await op(sid, "tool_resolve", { name: "github.list_repos" })).status).toBe(404);
     // The same catalog is new again, and the fresh session has its own alarm.
-    const sync = await op(sid, "catalog_sync", { tools: CATALOG });
+    const sync = await op(sid, "catalog_sync", { tools: GITHUB_SLACK });
     expect(sync.json).toMatchObject({ added: 3, updated: 0, removed: 0, unchanged: 0, total: 3 });
     const alarm = await inObject(sid, (_obj, state) => state.storage.getAlarm());
     expect(alarm).toBe((await lastSeen(sid)) + DEFAULT_CONFIG.ttl_seconds * 1000);

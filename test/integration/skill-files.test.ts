@@ -1,11 +1,11 @@
 // Skills in use: the <skill_directory> block, skill_load (path, name, ambiguity, reload suppression)
 // and skill_read_file (paging, path safety), against a compiled test bundle.
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env";
 import { compilePacks } from "../../src/compiler/compile";
 import type { SessionObject } from "../../src/session-object";
 import { call, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
 /** ~40 KB of markdown, so that reading it takes three default pages. */
 const GUIDE = `# Report guide\n\n${Array.from(
@@ -57,8 +57,7 @@ function testBundle({ changed = false } = {}) {
   return bundle;
 }
 
-const SESSIONS = (env as unknown as Env).SESSIONS;
-const stub = (sid: string) => SESSIONS.get(SESSIONS.idFromName(`tenant-a/${sid}`));
+const stub = (sid: string) => sessionStub(sid);
 
 /** A new tenant-a session on the test bundle (set before its first request). */
 async function session(bundle = testBundle()): Promise<string> {

@@ -1,12 +1,12 @@
 // Skills from bundled packs: loading by tenant and project, search, get within budget, list.
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env";
-import { BUNDLE } from "../../src/generated/packs";
 import { compilePacks } from "../../src/compiler/compile";
+import { BUNDLE } from "../../src/generated/packs";
 import { estimateTokens } from "../../src/search/tokens";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_B, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
 const skillFile = (name: string, trigger: string) =>
   `name: ${name}\ntitle: ${name}\ntrigger: ${trigger}\nsteps:\n  - First do this\n  - Then that\n`;
@@ -29,8 +29,7 @@ function scopedBundle(changed = false) {
   return bundle;
 }
 
-const SESSIONS = (env as unknown as Env).SESSIONS;
-const stub = (tenant: string, sid: string) => SESSIONS.get(SESSIONS.idFromName(`${tenant}/${sid}`));
+const stub = (tenant: string, sid: string) => sessionStub(sid, tenant);
 
 /** Points a session at a test bundle before its first request. */
 async function useBundle(tenant: string, sid: string, bundle: ReturnType<typeof scopedBundle>) {

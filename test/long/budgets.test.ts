@@ -5,12 +5,13 @@
 // exactly when the total passes context.max_tokens. In-object, 10,000 runs in the long suite.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Bundle } from "../../src/packs/bundle";
 import { compilePacks } from "../../src/compiler/compile";
+import type { Bundle } from "../../src/packs/bundle";
 import { estimateJsonTokens, estimateTokens } from "../../src/search/tokens";
 import type { SessionObject } from "../../src/session-object";
 import { newSid } from "../support/http";
-import { catalogArb, configArb, type Tool } from "./catalog-model";
+import type { Tool } from "../support/search-model";
+import { catalogArb, configArb } from "./catalog-model";
 import { answerOf, inObject, quietly, runIn, runs } from "./support";
 
 /** Text that stresses the renderer: prose, any Unicode, personal data, tool names that get hidden. */

@@ -1,16 +1,15 @@
-// Arbitrary catalogs and session configs, and a model of what a session makes of them (who is
-// allowed, who is loaded, the documented search order), written from docs/api.md: the oracle of
-// the long suites. It shares no code with src/ except the RE2 engine the docs name for regex search.
+// Arbitrary catalogs, session configs, queries and regex patterns for the long suites. What a
+// session makes of them (who is allowed, who is loaded, the documented search order) is the
+// reference model in test/support/search-model.ts.
 import fc from "fast-check";
-import { RE2JS } from "re2js";
-import { BUILTIN_NAMES } from "../../src/ops/builtin-names";
+import { modelToolNames } from "../../src/ops/builtins";
+import { OPERATIONS } from "../../src/ops/registry";
+import { type Config, SIDE_EFFECTS, type Tool } from "../support/search-model";
 
-export const NAMESPACES = ["gh", "slack", "fs", "db", "zz", "Gh"] as const;
-export const WORDS = ["get", "list", "create", "issue", "file", "user", "send", "message", "read", "a", "b"];
-export const SIDE_EFFECTS = ["pure", "read", "write", "external", "stateful"] as const;
-export const REGEX_SCORES = [0.95, 0.9, 0.85, 0.75];
+const NAMESPACES = ["gh", "slack", "fs", "db", "zz", "Gh"] as const;
+const WORDS = ["get", "list", "create", "issue", "file", "user", "send", "message", "read", "a", "b"];
 /** Globs over these names: namespaces, name parts, `?`, and ones that match nothing. */
-export const GLOBS = [
+const GLOBS = [
   "gh.*",
   "slack.*",
   "*issue*",
@@ -23,31 +22,6 @@ export const GLOBS = [
   "*__*",
   "nothing.at.all",
 ];
-
-export interface Tool {
-  name: string;
-  description: string;
-  namespace?: string;
-  tags?: string[];
-  side_effects?: (typeof SIDE_EFFECTS)[number];
-  loading_mode?: "always" | "deferred";
-  input_schema?: Record<string, unknown>;
-}
-
-export interface Config {
-  default_loading_mode: "always" | "deferred";
-  always_loaded_patterns: string[];
-  preferred_namespaces: string[];
-  policy: { allow: string[]; deny: string[]; approval?: string[] };
-}
-
-export interface Hit {
-  name: string;
-  description: string;
-  score: number;
-  match_type: string;
-  loading_mode: string;
-}
 
 const joinWords = (words: string[], style: "_" | "-" | "camel") =>
   style === "camel"
@@ -84,22 +58,22 @@ export const nameArb: fc.Arbitrary<string> = fc.oneof(
     weight: 1,
     arbitrary: fc
       .stringMatching(/^[A-Za-z0-9_.:-]{1,128}$/)
-      .filter((n) => !(BUILTIN_NAMES as readonly string[]).includes(n)),
+      .filter((n) => !modelToolNames(OPERATIONS).includes(n)),
   },
 );
 
 /** ASCII prose from the names' vocabulary, so searches hit often. */
-export const proseArb = fc
+const proseArb = fc
   .array(fc.constantFrom(...WORDS, "the", "of", "repository", "channel", "Issue", "FILE"), { maxLength: 8 })
   .map((w) => w.join(" "));
 
-export const descriptionArb = fc.oneof(
+const descriptionArb = fc.oneof(
   { weight: 4, arbitrary: proseArb },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }) },
 );
 
-export const toolArb: fc.Arbitrary<Tool> = fc.record(
+const toolArb: fc.Arbitrary<Tool> = fc.record(
   {
     name: nameArb,
     description: descriptionArb,
@@ -126,134 +100,6 @@ export const configArb: fc.Arbitrary<Config> = fc.record({
     deny: fc.subarray(GLOBS, { maxLength: 2 }),
   }),
 });
-
-/** `*` any run of characters, `?` one; the whole name must match (api.md "policy"). */
-export function globOracle(patterns: readonly string[]): (...names: string[]) => boolean {
-  const res = patterns.map(
-    (p) =>
-      new RegExp(
-        `^${p
-          .split(/([*?])/)
-          .map((part) =>
-            part === "*"
-              ? "[\\s\\S]*"
-              : part === "?"
-                ? "[\\s\\S]"
-                : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-          )
-          .join("")}$`,
-      ),
-  );
-  return (...names) => names.some((n) => res.some((re) => re.test(n)));
-}
-
-/** What the session should make of each tool under a config. */
-export class Model {
-  readonly byName: Map<string, Tool>;
-  readonly #allow: (...n: string[]) => boolean;
-  readonly #deny: (...n: string[]) => boolean;
-  readonly #always: (...n: string[]) => boolean;
-
-  constructor(
-    readonly tools: Tool[],
-    readonly config: Config,
-  ) {
-    this.byName = new Map(tools.map((t) => [t.name, t]));
-    this.#allow = globOracle(config.policy.allow);
-    this.#deny = globOracle(config.policy.deny);
-    this.#always = globOracle(config.always_loaded_patterns);
-  }
-
-  /** api.md: the namespace defaults to the part of the name before its first `.`. */
-  namespace(name: string): string {
-    const t = this.byName.get(name);
-    if (t?.namespace) return t.namespace;
-    const dot = name.indexOf(".");
-    return dot > 0 ? name.slice(0, dot) : name;
-  }
-
-  qualified(name: string): string {
-    const ns = this.namespace(name);
-    return name.startsWith(`${ns}.`) || name === ns ? name : `${ns}.${name}`;
-  }
-
-  local(name: string): string {
-    const ns = this.namespace(name);
-    return name.startsWith(`${ns}.`) ? name.slice(ns.length + 1) : name;
-  }
-
-  allowed(name: string): boolean {
-    const q = this.qualified(name);
-    return this.byName.has(name) && this.#allow(name, q) && !this.#deny(name, q);
-  }
-
-  mode(name: string): "always" | "deferred" {
-    if (this.#always(name, this.qualified(name))) return "always";
-    return this.byName.get(name)?.loading_mode ?? this.config.default_loading_mode;
-  }
-
-  searchable(name: string, includeAlways: boolean): boolean {
-    return this.allowed(name) && (includeAlways || this.mode(name) === "deferred");
-  }
-
-  allowedNames(): string[] {
-    return this.tools.filter((t) => this.allowed(t.name)).map((t) => t.name);
-  }
-
-  deferredCount(): number {
-    return this.tools.filter((t) => this.allowed(t.name) && this.mode(t.name) === "deferred").length;
-  }
-
-  /** The documented order: score desc, preferred namespace, side effects, shorter name, name. */
-  compare = (a: { name: string; score: number }, b: { name: string; score: number }): number => {
-    const pref = this.config.preferred_namespaces;
-    const ns = (n: string) => {
-      const i = pref.indexOf(this.namespace(n));
-      return i === -1 ? pref.length : i;
-    };
-    const se = (n: string) => SIDE_EFFECTS.indexOf(this.byName.get(n)?.side_effects ?? "read");
-    return (
-      b.score - a.score ||
-      ns(a.name) - ns(b.name) ||
-      se(a.name) - se(b.name) ||
-      a.name.length - b.name.length ||
-      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-    );
-  };
-
-  /** exact search: the name, the qualified name or the local name, ASCII case-insensitively. */
-  exact(query: string, includeAlways: boolean): { name: string; score: number }[] {
-    const q = query.trim();
-    if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(q)) return [];
-    const fold = (s: string) => s.toLowerCase();
-    return this.tools
-      .filter((t) => this.searchable(t.name, includeAlways))
-      .filter((t) => [t.name, this.qualified(t.name), this.local(t.name)].some((n) => fold(n) === fold(q)))
-      .map((t) => ({ name: t.name, score: 1 }))
-      .sort(this.compare);
-  }
-
-  /** regex search by plain RE2 over every searchable tool, scored as api.md says. */
-  regex(pattern: string, includeAlways: boolean): { name: string; score: number }[] {
-    const re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
-    return this.tools
-      .filter((t) => this.searchable(t.name, includeAlways))
-      .flatMap((t) => {
-        const score = re.matches(t.name)
-          ? 0.95
-          : re.matcher(t.name).lookingAt()
-            ? 0.9
-            : re.matcher(t.name).find()
-              ? 0.85
-              : re.matcher(t.description).find() ||
-                  ((t.tags ?? []).length > 0 && re.matcher((t.tags ?? []).join(" ")).find())
-                ? 0.75
-                : null;
-        return score === null ? [] : [{ name: t.name, score }];
-      })
-      .sort(this.compare);
-  }
-}
 
 /** Queries of every kind: any text, binary, graphemes, FTS5 syntax, names, very long. */
 export const ftsQueryArb = fc.oneof(

@@ -6,7 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../src/session-object";
 import { call, newSid, op } from "../support/http";
-import { catalogArb, configArb, type Tool } from "./catalog-model";
+import type { Tool } from "../support/search-model";
+import { catalogArb, configArb } from "./catalog-model";
 import { answerOf, checkStorage, inObject, quietly, runIn, runs } from "./support";
 
 /** The same record with its keys in reverse order: canonical JSON makes it the same record. */

@@ -5,8 +5,8 @@
 // its event exactly once, and replaying the events predicts the state.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Bundle } from "../../src/packs/bundle";
 import { compilePacks } from "../../src/compiler/compile";
+import type { Bundle } from "../../src/packs/bundle";
 import type { SessionObject } from "../../src/session-object";
 import * as self from "../support/http";
 import { newSid } from "../support/http";

@@ -1,8 +1,8 @@
 // Two deploys of the packs for the fault suites: v2 changes a capability pack's tools, removes
 // another pack, changes, removes and adds skills, and drops a skill that brings tools.
 import { expect } from "vitest";
-import type { Bundle } from "../../src/packs/bundle";
 import { compilePacks } from "../../src/compiler/compile";
+import type { Bundle } from "../../src/packs/bundle";
 
 const entry = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\nCall \`deploy\` then check.\n`;

@@ -5,8 +5,8 @@
 // nothing of another cell: no foreign marker in any serialized answer, and asking for a foreign
 // skill, pack, file or tool by name answers exactly like asking for one that never existed.
 import { describe, expect, it } from "vitest";
-import type { Bundle } from "../../src/packs/bundle";
 import { compilePacks } from "../../src/compiler/compile";
+import type { Bundle } from "../../src/packs/bundle";
 import type { SessionObject } from "../../src/session-object";
 import { KEY_A, KEY_B, newSid } from "../support/http";
 import { appCall, appOp, checkStorage, inObject, LONG, quietly, runs } from "./support";

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../src/session-object";
 import { invertNames, providerNames } from "../../src/tools/provider-names";
 import { newSid } from "../support/http";
-import { type Config, configArb, Model, nameArb, type Tool } from "./catalog-model";
+import { type Config, Model, type Tool } from "../support/search-model";
+import { configArb, nameArb } from "./catalog-model";
 import { answerOf, checkStorage, inObject, quietly, runIn, runs } from "./support";
 
 const PROVIDER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -8,18 +8,8 @@ import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../src/session-object";
 import { call, newSid, op } from "../support/http";
-import {
-  type Config,
-  catalogArb,
-  configArb,
-  ftsQueryArb,
-  type Hit,
-  Model,
-  nameArb,
-  patternArb,
-  REGEX_SCORES,
-  type Tool,
-} from "./catalog-model";
+import { type Config, type Hit, Model, REGEX_SCORES, type Tool } from "../support/search-model";
+import { catalogArb, configArb, ftsQueryArb, nameArb, patternArb } from "./catalog-model";
 import { answerOf, inObject, quietly, runIn, runs } from "./support";
 
 type SearchType = "fts" | "regex" | "exact";

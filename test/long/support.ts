@@ -2,21 +2,18 @@
 // operations run inside a session object, restarts, and the consistency check after every fault.
 import { createExecutionContext, env, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import type { Env } from "../../src/env";
 import { createApp } from "../../src/http/app";
 import { OPERATIONS_BY_NAME } from "../../src/ops/registry";
 import type { OpResult, SessionAddress, SessionObject } from "../../src/session-object";
+import { sessionStub } from "../support/session";
 
 /** Set by the `long` project (vitest.config.mts): `npm run test:long`. */
-export const LONG = (env as { TROVE_LONG?: string }).TROVE_LONG === "1";
+export const LONG = env.TROVE_LONG === "1";
 
 /** How many runs a property or a scenario gets: `fast` in `npm test`, `long` in `npm run test:long`. */
 export const runs = (fast: number, long: number): number => (LONG ? long : fast);
 
-export const SESSIONS = (env as unknown as Env).SESSIONS;
-
-export const stubFor = (sid: string, tenant = "tenant-a") =>
-  SESSIONS.get(SESSIONS.idFromName(`${tenant}/${sid}`));
+export const stubFor = (sid: string, tenant = "tenant-a") => sessionStub(sid, tenant);
 
 export const inObject = <R>(
   sid: string,

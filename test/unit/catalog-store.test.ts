@@ -1,17 +1,16 @@
 // The catalog in SQLite, seen from inside the session object: FTS5 stays consistent with the
 // table, unchanged syncs write nothing, changed ones write only their rows, and the schema is pinned.
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../../src/db/migrations";
-import type { Env } from "../../src/env";
 import { CatalogSyncInput } from "../../src/ops/tool-ops";
 import type { SessionObject } from "../../src/session-object";
 import { fingerprintOf } from "../../src/tools/catalog-store";
 import { call, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
-const SESSIONS = (env as unknown as Env).SESSIONS;
-const stubFor = (sid: string, tenant = "tenant-a") => SESSIONS.get(SESSIONS.idFromName(`${tenant}/${sid}`));
+const stubFor = (sid: string, tenant = "tenant-a") => sessionStub(sid, tenant);
 const inObject = <R>(sid: string, fn: (obj: SessionObject, state: DurableObjectState) => R | Promise<R>) =>
   runInDurableObject(stubFor(sid), fn);
 

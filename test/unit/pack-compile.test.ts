@@ -2,8 +2,8 @@
 // The pack compiler: every skill format, attachable packs and their tools, every invalid case's
 // message, warnings, hashes, determinism.
 import { describe, expect, it } from "vitest";
-import type { BundledSkill } from "../../src/packs/bundle";
 import { compilePacks, formatProblem, type PackFile } from "../../src/compiler/compile";
+import type { BundledSkill } from "../../src/packs/bundle";
 import { canonicalJson, sha256Hex } from "../../src/search/hash";
 
 const raw = import.meta.glob<string>("../fixtures/packs/**/*", {

@@ -265,7 +265,7 @@ const tools: HostileCase[] = [
   ...OPERATION_NAMES.map((name) =>
     mcp(
       `tools/call ${name} with an unknown argument`,
-      call(1, name, { ...VALID_BODY[name], x_hostile: 1 }),
+      call(1, name, { ...VALID_BODY.get(name), x_hostile: 1 }),
       toolError("invalid_input", "x_hostile"),
     ),
   ),

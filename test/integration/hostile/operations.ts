@@ -1,5 +1,7 @@
 // The same hostile shapes against every operation of the registry: a body nesting past the limit,
 // an own `constructor` key, a body cut short, and a huge array in an unknown field.
+
+import { OPERATIONS } from "../../../src/ops/registry";
 import {
   deepObjectPath,
   type HostileCase,
@@ -11,35 +13,10 @@ import {
   tooDeep,
 } from "./cases";
 
-/** A body each operation accepts (the names need not exist: these cases fail before lookup). */
-export const VALID_BODY: Record<(typeof OPERATION_NAMES)[number], Record<string, unknown>> = {
-  session_get: {},
-  session_configure: {},
-  session_delete: {},
-  catalog_sync: { tools: [] },
-  tool_search: { query: "x" },
-  tool_activate: { names: ["math.add"] },
-  tool_deactivate: { names: ["math.add"] },
-  tool_resolve: { name: "math.add" },
-  approval_decide: { approval_id: "apr_x", decision: "deny" },
-  context: {},
-  state: {},
-  events: {},
-  skill_search: { query: "x" },
-  skill_get: { names: ["x"] },
-  skill_list: {},
-  skill_directory: {},
-  skill_load: { name: "x" },
-  skill_read_file: { skill: "x", path: "y" },
-  skill_enable: { name: "x" },
-  skill_disable: { name: "x" },
-  pack_list: {},
-  pack_attach: { pack_id: "x" },
-  pack_detach: { pack_id: "x" },
-  pack_open_docs: { pack_id: "x" },
-  pack_read_file: { pack_id: "x", path: "y" },
-  pack_enable_tools: { pack_id: "x" },
-};
+/** A body each operation accepts: its declared example (these cases fail before any lookup). */
+export const VALID_BODY = new Map<string, Record<string, unknown>>(
+  OPERATIONS.map((op) => [op.name, op.example.input as Record<string, unknown>]),
+);
 
 const withField = (body: Record<string, unknown>, key: string, json: string) => {
   const base = JSON.stringify(body);
@@ -47,7 +24,7 @@ const withField = (body: Record<string, unknown>, key: string, json: string) => 
 };
 
 export const OPERATION_CASES: HostileCase[] = OPERATION_NAMES.flatMap((name) => {
-  const body = VALID_BODY[name];
+  const body = VALID_BODY.get(name) ?? {};
   const text = JSON.stringify(body);
   return [
     post(

@@ -8,11 +8,11 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { expect } from "vitest";
-import type { Env } from "../../../src/env";
 import worker from "../../../src";
-import type { Bundle } from "../../../src/packs/bundle";
 import { compilePacks } from "../../../src/compiler/compile";
+import type { Bundle } from "../../../src/packs/bundle";
 import type { SessionObject } from "../../../src/session-object";
+import { sessionStub } from "../../support/session";
 
 /**
  * Sends a request to the worker: through `SELF.fetch` (workerd's loopback, as a client's request
@@ -162,10 +162,6 @@ export function seedBundle(): Bundle {
   expect(errors).toEqual([]);
   return bundle;
 }
-
-const SESSIONS = (env as unknown as Env).SESSIONS;
-export const sessionStub = (sid: string, tenant = "tenant-a") =>
-  SESSIONS.get(SESSIONS.idFromName(`${tenant}/${sid}`));
 
 export interface Seeded {
   sid: string;

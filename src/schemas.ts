@@ -1,0 +1,18 @@
+// Small schemas several floors share, written once: the id pattern of sessions, runs and projects,
+// the search types and the tool formats.
+import { z } from "zod";
+
+/** Tenant ids (the first half of a session object's name, from TROVE_API_KEYS and pack.yaml). */
+export const TENANT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Session, run and project ids. */
+export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const Id = z.string().regex(ID_PATTERN, `must match ${ID_PATTERN.source}`);
+
+/** How tool_search and skill_search read a query (RFC v0.3 §1.5). */
+export const SearchType = z.enum(["fts", "regex", "exact"]);
+export type SearchType = z.infer<typeof SearchType>;
+
+/** The shapes tools are rendered in: a provider's tool definitions, MCP's, or Trove's own JSON. */
+export const ToolFormat = z.enum(["anthropic", "openai", "mcp", "json"]);
+export type ToolFormat = z.infer<typeof ToolFormat>;

@@ -1,0 +1,116 @@
+// The full-text search shared by tools and skills: FTS5 bm25 candidates, BM25F re-scoring, exact
+// hits on top, the deterministic order and min-max scores (RFC v0.3 §1.5).
+import { candidateTerms, ftsMatchExpression } from "./fts-query";
+import { type FieldSpec, rescore } from "./rerank";
+import { boundedRelevance, minMaxNormalize, type Rankable, rankComparator } from "./scoring";
+import { queryTermGroups, type TermGroup } from "./text";
+
+type TermOrder = "direct-first" | "by-concept";
+
+/**
+ * How one FTS5 index is read and ranked. `R` is a result row; `C` is a candidate row, an `R` read
+ * together with its normalized index fields.
+ */
+export interface FtsIndex<R, C extends R> {
+  /** A candidate's normalized index texts, in `rescoreFields` order. */
+  fields(row: C): readonly string[];
+  rescoreFields: readonly FieldSpec[];
+  /** A row's identity: an exact hit and a candidate with the same key are one result. */
+  key(row: R): string;
+  /** What breaks score ties: name, namespace and side effects (rankComparator). */
+  rankable(row: R): Omit<Rankable, "score">;
+  /**
+   * The order terms are offered to the MATCH, which decides which survive its term cap and which
+   * of two equally rare terms fits its budget: every direct term before any related one, or each
+   * concept's related terms right after its own. Tool and skill search grew apart here; each
+   * keeps its order so that results stay as they were.
+   */
+  termOrder: TermOrder;
+  /**
+   * Exact hits score one above the best candidate: the best of all candidates, or of those that
+   * are not exact hits themselves. The two differ only when an exact hit is also the best
+   * candidate, and then only in the other hits' normalized scores (tools: all, skills: others).
+   */
+  exactAbove: "all-candidates" | "other-candidates";
+}
+
+/** The index's term statistics (both stores cache them until their next write). */
+export interface IndexStats {
+  /** Documents in the index. */
+  size(): number;
+  /** Documents containing each term (0 for unknown terms). */
+  docFrequencies(terms: readonly string[]): ReadonlyMap<string, number>;
+}
+
+export interface FtsSearch<R, C extends R> {
+  query: string;
+  limit: number;
+  /** Exact-name hits: they always rank first, with score 1. */
+  exact: readonly R[];
+  preferredNamespaces: readonly string[];
+  stats: IndexStats;
+  /**
+   * The top FTS5 matches of `match` (bind it; keep the SQL text constant) joined to their rows,
+   * best bm25 first.
+   */
+  candidates(match: string): readonly C[];
+}
+
+export interface Scored<R> {
+  row: R;
+  /** In [0, 1]: min-max over the returned rows, 1 for exact hits. */
+  score: number;
+}
+
+/**
+ * The best `limit` rows for a query, in rank order.
+ *
+ * @example
+ * ftsSearch(TOOL_INDEX, { query: "open a bug", limit: 8, exact: [], preferredNamespaces: [],
+ *   stats: catalog, candidates: (match) => sql.all(CANDIDATE_SQL, match) });
+ */
+export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSearch<R, C>): Scored<R>[] {
+  const groups = queryTermGroups(search.query);
+  const terms = orderedTerms(groups, index.termOrder);
+  const df = search.stats.docFrequencies(terms);
+  const expression = ftsMatchExpression(candidateTerms(terms, df));
+  const rows = expression ? search.candidates(expression) : [];
+  const relevance = rescore(
+    rows.map((row) => index.fields(row)),
+    groups,
+    index.rescoreFields,
+    { size: search.stats.size(), docFrequency: (term) => df.get(term) ?? 0 },
+  );
+  const scored = rows.map((row, i) => ({ row, relevance: boundedRelevance(relevance[i] ?? 0) }));
+  return rankWithExact(index, search, scored);
+}
+
+function orderedTerms(groups: readonly TermGroup[], order: TermOrder): string[] {
+  switch (order) {
+    case "direct-first":
+      return [...new Set([...groups.flatMap((g) => g.terms), ...groups.flatMap((g) => g.related)])];
+    case "by-concept":
+      return [...new Set(groups.flatMap((g) => [...g.terms, ...g.related]))];
+  }
+}
+
+/** Exact hits on top (the issue's rule), then the order and the normalized scores. */
+function rankWithExact<R, C extends R>(
+  index: FtsIndex<R, C>,
+  search: FtsSearch<R, C>,
+  scored: readonly { row: R; relevance: number }[],
+): Scored<R>[] {
+  const exactKeys = new Set(search.exact.map((row) => index.key(row)));
+  const others = scored.filter((c) => !exactKeys.has(index.key(c.row)));
+  const above = index.exactAbove === "all-candidates" ? scored : others;
+  const top = Math.max(0, ...above.map((c) => c.relevance));
+  const ranked = [...search.exact.map((row) => ({ row, relevance: top + 1 })), ...others]
+    .map((c) => ({ ...index.rankable(c.row), row: c.row, score: c.relevance }))
+    .sort(rankComparator(search.preferredNamespaces))
+    .slice(0, search.limit);
+  const scores = minMaxNormalize(ranked.map((c) => c.score));
+  return ranked.map((c, i) => ({
+    row: c.row,
+    score: exactKeys.has(index.key(c.row)) ? 1 : (scores[i] ?? 0),
+  }));
+}
