@@ -1,7 +1,68 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
-import { configDefaults, defineConfig } from "vitest/config";
+import { configDefaults, defineConfig, type Plugin } from "vitest/config";
+
+// A passing run prints the runner's summary and little else. What is silenced here, and why:
+//
+// - The pool's wrangler reads .dev.vars (there is no pool option to stop it) and says so once per
+//   test file. Harmless: the only variable Trove reads, TROVE_API_KEYS, is a test binding below,
+//   which wins over .dev.vars. WRANGLER_LOG=warn keeps wrangler's warnings and errors.
+// - @modelcontextprotocol/sdk ships source maps naming sources it does not ship: Vite warns once
+//   per file (quietDependencySourcemaps).
+// - workerd logs a few lines when tests do on purpose what it warns about. The pool prints
+//   workerd's logs itself, skipping a fixed list of its own ("disconnected: operation canceled"…)
+//   that no option extends, and a test cannot catch what the runtime logs, so those lines are
+//   dropped where the pool writes them (EXPECTED_RUNTIME_LINES). Anything else still shows.
+process.env.WRANGLER_LOG ??= "warn";
+
+/** workerd lines that tests provoke on purpose, each with the tests that do. */
+const EXPECTED_RUNTIME_LINES: readonly RegExp[] = [
+  // Header values with non-ASCII bytes: the hostile-input corpus (test/integration/hostile/).
+  /^A header value for "[^"]*" contains non-ASCII characters/,
+  // A body streamed past the 5 MB limit: the worker answers 413 without reading the rest
+  // (test/integration/http-surface.test.ts, test/integration/hostile/transport.ts).
+  /^exception = kj\/async-io\.c\+\+:\d+: disconnected: read end of pipe was aborted/,
+  // Durable Objects restarted with ctx.abort("restart for the test"), as a deploy would: workerd
+  // reports the aborted request and any request it cut (activation, lifetime and fault tests).
+  /^uncaught exception; exception = \S+ failed: broken\.\w+GateBroken; jsg\.Error: restart for the test/,
+];
+
+const filtered = Symbol.for("trove.expectedRuntimeLinesDropped");
+
+/** Drops EXPECTED_RUNTIME_LINES from `stream` (the pool writes each workerd log in one call). */
+function dropExpectedRuntimeLines(stream: NodeJS.WriteStream & { [filtered]?: true }): void {
+  if (stream[filtered]) return;
+  stream[filtered] = true;
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === "string" && EXPECTED_RUNTIME_LINES.some((line) => line.test(chunk))) {
+      const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    }
+    return write(chunk, ...rest);
+  }) as typeof stream.write;
+}
+dropExpectedRuntimeLines(process.stdout);
+dropExpectedRuntimeLines(process.stderr);
+
+/** Vite's warning about a dependency's packaging, not about our code. */
+const DEPENDENCY_SOURCEMAP = /^Sourcemap for "[^"]*\/node_modules\/[^"]*" points to missing source files$/;
+
+/** Drops DEPENDENCY_SOURCEMAP warnings (the logger is set per project, so each project adds this). */
+function quietDependencySourcemaps(): Plugin {
+  return {
+    name: "trove:quiet-dependency-sourcemaps",
+    configResolved(config) {
+      const warnOnce = config.logger.warnOnce.bind(config.logger);
+      config.logger.warnOnce = (message, options) => {
+        if (!DEPENDENCY_SOURCEMAP.test(message)) warnOnce(message, options);
+      };
+    },
+  };
+}
 
 export default defineConfig({
+  plugins: [quietDependencySourcemaps()],
   test: {
     // Sessions write one JSON log line per event: show them only for tests that fail.
     silent: "passed-only",
@@ -9,6 +70,7 @@ export default defineConfig({
       {
         // Tests run inside workerd with real Durable Object SQLite. Keys here are test-only tenants.
         plugins: [
+          quietDependencySourcemaps(),
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
@@ -28,6 +90,7 @@ export default defineConfig({
         // `npm run test:long`: the suites of test/long/ with TROVE_LONG set, which raises their run
         // counts (10,000 runs per property, hundreds of concurrent writers, many fault sequences).
         plugins: [
+          quietDependencySourcemaps(),
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
@@ -44,7 +107,9 @@ export default defineConfig({
       },
       {
         // Tests run in Node against the worker started with Miniflare (test/node/worker.ts), some
-        // through headless chromium (installed by the setup when missing).
+        // through headless Chromium: found on this machine, else skipped with one line (required
+        // when CI is set; test/node/browser.ts). Nothing here installs anything.
+        plugins: [quietDependencySourcemaps()],
         test: {
           name: "node",
           include: ["test/node/**/*.test.ts"],

@@ -80,7 +80,22 @@ export class Trove {
     });
   }
 
+  /**
+   * Sends a request; a 503 whose body says the operation is safe to repeat (`retry_safe`: it reads,
+   * or repeating it changes nothing) is retried once after `Retry-After`.
+   */
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    try {
+      return await this.send<T>(method, path, body);
+    } catch (err) {
+      if (!(err instanceof TroveApiError) || err.status !== 503 || err.details.retry_safe !== true) throw err;
+      const wait = Math.min(Number(err.details.retry_after) || 1, 5);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      return this.send<T>(method, path, body);
+    }
+  }
+
+  private async send<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#key}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     const res = await this.#fetch(`${this.#base}${path}`, {

@@ -21,6 +21,11 @@ export const ERROR_CODES = {
   not_found: { status: 404, meaning: "No such route" },
   unknown_operation: { status: 404, meaning: "No operation of that name" },
   internal: { status: 500, meaning: "A fault on Trove's side; nothing was written" },
+  unavailable: {
+    status: 503,
+    meaning:
+      "The session's object restarted mid-request; nothing was half-applied. Retry after Retry-After seconds",
+  },
   catalog_too_large: { status: 400, meaning: "The catalog would hold more tools than a session may" },
   pattern_too_long: { status: 400, meaning: "A regex query is over the length limit" },
   invalid_pattern: { status: 400, meaning: "A regex query does not compile" },

@@ -41,6 +41,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   #address: SessionAddress = { tenant: "", sid: "" };
   #ready = false;
   #eraseRequested = false;
+  #flushScheduled = false;
   readonly #lifetime: Lifetime;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -88,10 +89,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       const ctx = this.context(address, now);
       this.ensurePacks(ctx);
       const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
+      this.events.commit();
       if (this.#eraseRequested) await this.erase();
       else await this.#lifetime.extend(now);
       return { ok: true, value };
     } catch (err) {
+      // Deferred events the failed transaction had written are written again later.
+      this.events.rollback();
       if (!(err instanceof TroveError)) {
         console.error(
           JSON.stringify({
@@ -107,9 +111,36 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       if (err.event) {
         const { type, data } = err.event;
         this.ctx.storage.transactionSync(() => this.events.record(type as EventType, data, now));
+        this.events.commit();
       }
       await this.#lifetime.extend(now);
       return failure(err);
+    } finally {
+      this.scheduleEventFlush();
+    }
+  }
+
+  /**
+   * Writes deferred events right after the response goes out, in a transaction of their own: the
+   * request never waits for them, and an idle or restarted session keeps them.
+   */
+  private scheduleEventFlush(): void {
+    if (this.#flushScheduled || !this.events.hasPending()) return;
+    this.#flushScheduled = true;
+    setTimeout(() => {
+      this.#flushScheduled = false;
+      this.flushEvents();
+    }, 0);
+  }
+
+  private flushEvents(): void {
+    if (!this.events.hasPending() || !this.#ready) return;
+    try {
+      this.ctx.storage.transactionSync(() => this.events.flush());
+      this.events.commit();
+    } catch (err) {
+      this.events.rollback();
+      console.error(JSON.stringify({ msg: "event flush failed", error: String(err) }));
     }
   }
 
@@ -122,7 +153,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     if (!hasSchema) return;
     this.ensureReady();
     const now = Date.now();
-    this.ctx.storage.transactionSync(() => this.events.flush());
+    this.flushEvents();
     const deadline = this.#lifetime.idleDeadline();
     if (deadline === null || now >= deadline) {
       await this.erase();
@@ -168,6 +199,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       // Attached packs and enabled skills follow the new bundle (or their absence from it).
       reconcileBroughtTools(ctx);
     });
+    this.events.commit();
     this.skills.invalidate();
     this.#packsKey = key;
   }

@@ -5,6 +5,9 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorBody, TroveError } from "../errors";
 
 export function errorResponse(c: Context, status: number, body: ErrorBody): Response {
+  // A 503 says when to come back (`details.retry_after`, seconds).
+  const retryAfter = body.error.details.retry_after;
+  if (status === 503 && typeof retryAfter === "number") c.header("retry-after", String(retryAfter));
   return c.json(body, status as ContentfulStatusCode);
 }
 

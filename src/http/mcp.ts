@@ -184,8 +184,22 @@ function registerSkillResources(server: Server, env: Env, address: SessionAddres
     const { skills, formatted_context } = result.value as z.input<typeof skillGet.output>;
     // Agent Skills and Nova: the markdown body, whole. Penguiflow skills have no body: their
     // procedure as Trove renders it for a prompt.
-    const text = skills[0]?.body ?? formatted_context;
-    return { contents: [{ uri, mimeType: "text/markdown", text }] };
+    const skill = skills[0];
+    const text = skill?.body ?? formatted_context;
+    // The Agent Skills spec's optional fields, as skill_get answers them for this session.
+    const fields = skill
+      ? {
+          license: skill.license,
+          compatibility: skill.compatibility,
+          metadata: skill.metadata,
+          allowed_tools: skill.allowed_tools,
+        }
+      : undefined;
+    return {
+      contents: [
+        { uri, mimeType: "text/markdown", text, ...(fields ? { _meta: { "trove/skill": fields } } : {}) },
+      ],
+    };
   });
 }
 

@@ -74,11 +74,11 @@ function skillBlocks(ctx: OpContext, guard: TextGuard, query: string | undefined
         config.max_tokens,
       );
       blocks.push(`<relevant_skills>\n${text}\n</relevant_skills>`);
-      ctx.skills.markUsed(
-        skills.map((s) => s.id),
-        ctx.now,
-      );
-      ctx.events.record("skills_retrieved", { query, ids: skills.map((s) => s.id) }, ctx.now);
+      // Injecting skills counts as using them — once per change of the injected set, so a
+      // conversation that keeps asking about the same thing writes nothing turn after turn.
+      const ids = skills.map((s) => s.id);
+      if (ctx.events.deferChange("skills_retrieved", ids.join("\n"), { query, ids }, ctx.now))
+        ctx.skills.markUsed(ids, ctx.now);
     }
   }
   return blocks;

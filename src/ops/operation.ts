@@ -88,6 +88,11 @@ export interface Operation<
    * events and usage counts does not count: every operation may do that.
    */
   writes: boolean;
+  /**
+   * For operations that write: whether sending the same request twice leaves the session as once
+   * and answers alike, so a client may retry it when it got no answer (503). Reads always may.
+   */
+  idempotent?: boolean;
   input: I;
   output: O;
   /** The errors its handler can answer, beyond those every operation can (invalid input, auth…). */
@@ -111,7 +116,11 @@ export const COMMON_ERRORS = [
   "invalid_session_id",
   "unauthorized",
   "body_too_large",
+  "unavailable",
 ] as const satisfies readonly ErrorCode[];
+
+/** Whether a client may send the request again when it got no answer. */
+export const retrySafe = (op: Operation): boolean => !op.writes || op.idempotent === true;
 
 /** Declares an operation; the registry in ./registry.ts lists them all. */
 export function defineOp<I extends z.ZodType, O extends z.ZodType, const N extends string>(

@@ -16,6 +16,7 @@ export const skillEnable = defineOp({
   summary: "Enable a skill: its instructions, and its tools in the catalog until skill_disable",
   tag: "skills",
   writes: true,
+  idempotent: true,
   input: z.strictObject({ name: SkillName }),
   output: z.object({
     id: z.string(),
@@ -70,6 +71,7 @@ export const skillDisable = defineOp({
   summary: "Disable a skill enabled with skill_enable; its tools leave the catalog",
   tag: "skills",
   writes: true,
+  idempotent: true,
   input: z.strictObject({ name: SkillName }),
   output: z.object({ id: z.string(), name: z.string(), changed: z.boolean() }),
   errors: ["unknown_skill", "ambiguous_skill"],

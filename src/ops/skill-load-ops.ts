@@ -2,11 +2,14 @@
 // one skill's instructions with reload suppression (Codelia §6.3, §7.2), and reading its bundled files.
 import { z } from "zod";
 import { TroveError } from "../errors";
-import type { BundledSkill } from "../packs/bundle";
+import type { Bundle, BundledSkill } from "../packs/bundle";
 import { PageInput, PageOutput, readPage, relativeFilePath, unsupportedFile } from "../packs/file-pages";
+import { sha256Hex } from "../search/hash";
 import { unknownSkill } from "../skills/skill-store";
+import { specFields } from "../skills/spec-fields";
 import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
+import { compatibilityNote, guardedSpecFields, SpecFieldsSchema } from "./skill-view";
 import { TextGuard } from "./text-guard";
 
 const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
@@ -33,7 +36,7 @@ const BY_RECENT = `SELECT qid, name, title, trigger FROM trove_skills
 const BY_TOP = `SELECT qid, name, title, trigger FROM trove_skills
   WHERE allowed = 1 AND qid NOT IN (SELECT value FROM json_each(?1))
   ORDER BY use_count DESC, name, qid LIMIT ?2`;
-// Names are ASCII (compile.ts), so lower() folds them as a case-insensitive lookup would.
+// Names are lowercase by the spec; lower() folds the ASCII ones of other formats as NOCASE would.
 const SHARED_NAMES = `SELECT lower(name) AS name FROM trove_skills
   WHERE allowed = 1 AND lower(name) IN (SELECT lower(value) FROM json_each(?)) GROUP BY lower(name) HAVING count(*) > 1`;
 
@@ -52,6 +55,18 @@ function directoryRows(ctx: OpContext): { rows: DirectoryRow[]; total: number } 
   return { rows, total };
 }
 
+const byId = new WeakMap<Bundle, Map<string, BundledSkill>>();
+
+/** The bundle's skills by qualified id, made once per bundle. */
+function skillsById(bundle: Bundle): Map<string, BundledSkill> {
+  let map = byId.get(bundle);
+  if (!map) {
+    map = new Map(bundle.skills.map((s) => [s.id, s]));
+    byId.set(bundle, map);
+  }
+  return map;
+}
+
 /** The `<skill_directory>` prompt block (after RFC v0.3 Appendix A); names shared by packs show as ids. */
 function directoryText(ctx: OpContext, rows: readonly DirectoryRow[], total: number): string {
   if (rows.length === 0) return "";
@@ -64,7 +79,9 @@ function directoryText(ctx: OpContext, rows: readonly DirectoryRow[], total: num
     const label = shared.has(r.name.toLowerCase()) ? r.qid : r.name;
     // Agent Skills without a heading have their name as title: the trigger says more.
     const about = r.title === r.name ? oneLine(r.trigger, 120) : oneLine(r.title, 120);
-    return `- ${label} — ${about}`;
+    const skill = skillsById(ctx.bundle).get(r.qid);
+    const needs = skill ? compatibilityNote(specFields(skill), 80) : null;
+    return `- ${label} — ${about}${needs ? ` (needs: ${needs})` : ""}`;
   });
   const more = total - rows.length;
   return [
@@ -89,7 +106,9 @@ export function renderDirectory(ctx: OpContext): {
   const { rows, total } = directoryRows(ctx);
   const guard = new TextGuard(ctx);
   const text = guard.text(directoryText(ctx, rows, total));
-  if (rows.length > 0) ctx.events.defer("skill_directory_rendered", { entries: rows.length }, ctx.now);
+  // Recorded when what the model is shown changes; the same directory again is only counted.
+  if (rows.length > 0)
+    ctx.events.deferChange("skill_directory_rendered", sha256Hex(text), { entries: rows.length }, ctx.now);
   return { text, entries: rows.map((r) => ({ name: r.name, id: r.qid, title: guard.text(r.title) })) };
 }
 
@@ -201,6 +220,7 @@ export const skillLoad = defineOp({
       body: z.string().describe("The instructions: SKILL.md's markdown, or a Penguiflow skill's steps"),
       base_path: z.string().describe("The skill's folder in the packs; its files are relative to it"),
       files: z.array(z.string()).describe("Files bundled with the skill, for skill_read_file"),
+      ...SpecFieldsSchema.shape,
       reloaded: z.literal(false),
     }),
     z.object({ id: z.string(), name: z.string(), reminder: z.string(), reloaded: z.literal(true) }),
@@ -224,6 +244,10 @@ export const skillLoad = defineOp({
       body: "# Find tools\n…",
       base_path: "core/find-tools",
       files: ["references/queries.md"],
+      license: null,
+      compatibility: null,
+      metadata: {},
+      allowed_tools: [],
       reloaded: false,
     },
   },
@@ -248,13 +272,15 @@ export const skillLoad = defineOp({
       };
     }
     ctx.sql.run(REMEMBER, skill.id, skill.content_hash, ctx.now);
-    const shown = new TextGuard(ctx).skill(skill);
+    const guard = new TextGuard(ctx);
+    const shown = guard.skill(skill);
     return {
       id: skill.id,
       name: skill.name,
       body: shown.body ?? penguiflowBody(shown),
       base_path,
       files: skill.files.map((f) => f.path),
+      ...guardedSpecFields(guard, skill),
       reloaded: false as const,
     };
   },

@@ -1,9 +1,11 @@
 // Skill discovery: search, fetch within a budget, list (Penguiflow RFC v0.3 §3.7).
 import { z } from "zod";
+import type { BundledSkill } from "../packs/bundle";
 import { SearchType } from "../schemas";
 import { formatSkills } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
 import { defineOp } from "./operation";
+import { compatibilityNote, guardedSpecFields, SpecFieldsSchema } from "./skill-view";
 import { TextGuard } from "./text-guard";
 
 const SkillSearchInput = z.strictObject({
@@ -90,6 +92,7 @@ const SkillRecord = z.object({
   files: z.array(z.object({ path: z.string(), bytes: z.number(), sha256: z.string() })),
   origin: z.string(),
   content_hash: z.string(),
+  ...SpecFieldsSchema.shape,
 });
 
 export const skillGet = defineOp({
@@ -124,6 +127,10 @@ export const skillGet = defineOp({
           files: [],
           origin: "agent_skills",
           content_hash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+          license: "Apache-2.0",
+          compatibility: null,
+          metadata: { author: "trove" },
+          allowed_tools: ["tool_search"],
         },
       ],
       formatted_context: "",
@@ -140,7 +147,10 @@ export const skillGet = defineOp({
     // Rendered as this session may see them: no hidden tool named, personal data redacted.
     const guard = new TextGuard(ctx);
     const shown = unique.map((s) => guard.skill(s));
-    const skills = shown.map(({ extra: _, source: __, tools: ___, ...s }) => s);
+    const skills = shown.map(({ extra: _, source: __, tools: ___, ...s }, i) => ({
+      ...s,
+      ...guardedSpecFields(guard, unique[i] as BundledSkill),
+    }));
     return {
       skills,
       formatted_context: input.format === "injection" ? formatSkills(shown, input.max_tokens) : "",
@@ -162,7 +172,18 @@ export const skillList = defineOp({
     scope: z.enum(["global", "tenant", "project"]).optional(),
   }),
   output: z.object({
-    skills: z.array(z.object({ name: z.string(), id: z.string(), title: z.string(), trigger: z.string() })),
+    skills: z.array(
+      z.object({
+        name: z.string(),
+        id: z.string(),
+        title: z.string(),
+        trigger: z.string(),
+        compatibility: z
+          .string()
+          .optional()
+          .describe("What the skill needs of its environment, when it says"),
+      }),
+    ),
     page: z.number().int(),
     page_size: z.number().int(),
     total: z.number().int(),
@@ -191,11 +212,13 @@ export const skillList = defineOp({
     return {
       skills: skills.map(({ skill }) => {
         const trigger = guard.text(skill.trigger, { skill });
+        const compatibility = compatibilityNote(guardedSpecFields(guard, skill));
         return {
           name: skill.name,
           id: skill.id,
           title: guard.text(skill.title, { skill }),
           trigger: trigger.length > 160 ? `${trigger.slice(0, 157)}…` : trigger,
+          ...(compatibility ? { compatibility } : {}),
         };
       }),
       page: input.page,

@@ -41,6 +41,7 @@ export const catalogSync = defineOp({
   summary: "Upload the agent's tool catalog; only new or changed records are written",
   tag: "tools",
   writes: true,
+  idempotent: true,
   input: CatalogSyncInput,
   output: CatalogSyncOutput,
   errors: ["catalog_too_large"],

@@ -35,8 +35,28 @@ export interface SessionEvent {
 /** Deferred events written at the latest with this many waiting. */
 const MAX_PENDING = 50;
 
+/** Events that record what `context` showed: written when it changes, counted when it repeats. */
+type ChangeEvent = "skill_directory_rendered" | "skills_retrieved";
+
+interface Pending {
+  type: EventType;
+  data: Record<string, unknown>;
+  at: number;
+}
+
+/**
+ * The event log. Events on read paths are deferred: kept in memory and written by the session
+ * object right after the response (`flush` in a transaction of its own), or earlier with the
+ * operation's own writes — so a search never waits for its telemetry. No acknowledged event is
+ * lost: events flushed inside an operation that then fails are put back (`rollback`), and the
+ * object flushes what is pending after every request.
+ */
 export class EventLog {
-  #pending: { type: EventType; data: Record<string, unknown>; at: number }[] = [];
+  #pending: Pending[] = [];
+  /** Deferred events written inside the current operation's transaction, until it commits. */
+  #inTransaction: Pending[] = [];
+  /** Per change event: the digest of what was last recorded, and how often it repeated since. */
+  #last = new Map<ChangeEvent, { digest: string; repeated: number }>();
 
   constructor(
     private readonly sql: Sql,
@@ -49,27 +69,70 @@ export class EventLog {
   }
 
   /**
-   * Records an event with the session's next write instead of now. For events on read paths
-   * (tool_search): a write makes the response wait until storage confirms it, and a search should
-   * not wait for its own telemetry. Its log line goes out when it is written (with its own `at`).
-   * At most MAX_PENDING wait; an object evicted before its next write loses them.
+   * Records an event after the response instead of now. For events on read paths (tool_search): a
+   * write makes the response wait until storage confirms it, and a search should not wait for its
+   * own telemetry. Its log line goes out when it is written (with its own `at`).
    */
   defer(type: EventType, data: Record<string, unknown>, now = Date.now()): void {
     this.#pending.push({ type, data, at: now });
     if (this.#pending.length >= MAX_PENDING) this.flush();
   }
 
-  /** Writes deferred events (call inside the transaction of an operation that writes anyway). */
+  /**
+   * Defers `type` only when `digest` (what was shown) differs from the last one recorded; a repeat
+   * is counted instead, and the count goes out with the next change as `repeated`. Returns whether
+   * it changed. The last digest survives restarts: it is read back from the log.
+   */
+  deferChange(type: ChangeEvent, digest: string, data: Record<string, unknown>, now = Date.now()): boolean {
+    const last = this.#last.get(type) ?? this.lastRecorded(type);
+    if (last && last.digest === digest) {
+      last.repeated++;
+      this.#last.set(type, last);
+      return false;
+    }
+    this.defer(type, { ...data, digest, repeated: last?.repeated ?? 0 }, now);
+    this.#last.set(type, { digest, repeated: 0 });
+    return true;
+  }
+
+  /** Whether deferred events wait to be written. */
+  hasPending(): boolean {
+    return this.#pending.length > 0;
+  }
+
+  /** Writes deferred events (inside a transaction: the operation's own, or one of their own). */
   flush(): void {
     const pending = this.#pending;
     if (pending.length === 0) return;
     this.#pending = [];
+    this.#inTransaction.push(...pending);
     for (const e of pending) this.insert(e.type, e.data, e.at);
+  }
+
+  /** The transaction that wrote the flushed events committed. */
+  commit(): void {
+    this.#inTransaction = [];
+  }
+
+  /** The transaction rolled back: the events it had flushed wait again, first. */
+  rollback(): void {
+    this.#pending = [...this.#inTransaction, ...this.#pending];
+    this.#inTransaction = [];
   }
 
   /** Forgets deferred events (the session's storage is being erased). */
   discard(): void {
     this.#pending = [];
+    this.#inTransaction = [];
+    this.#last.clear();
+  }
+
+  private lastRecorded(type: ChangeEvent): { digest: string; repeated: number } | undefined {
+    const row = this.sql.one<{ digest: string | null }>(
+      `SELECT data->>'digest' AS digest FROM trove_events WHERE type = ? ORDER BY id DESC LIMIT 1`,
+      type,
+    );
+    return row?.digest ? { digest: row.digest, repeated: 0 } : undefined;
   }
 
   private insert(type: EventType, data: Record<string, unknown>, now: number): void {

@@ -3,6 +3,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { useCorePack } from "../support/core-pack";
 import { agentTools, call, newSid, op } from "../support/http";
 
 // ---- Provider tool shapes, as documented ----
@@ -91,8 +92,11 @@ const ALL_ALWAYS = { always_loaded_patterns: ["*"] };
  * A session with the catalog. Skills are off unless the config says otherwise: these tests are
  * about the agent's tools, and skills would add Trove's skill tools to every context.
  */
-async function seeded(config: Record<string, unknown> = ALL_ALWAYS, tools: unknown[] = CATALOG) {
-  const sid = newSid();
+async function seeded(
+  config: Record<string, unknown> = ALL_ALWAYS,
+  tools: unknown[] = CATALOG,
+  sid = newSid(),
+) {
   const body = { skills: { enabled: false }, ...config };
   expect((await call("PUT", `/v1/sessions/${sid}`, body)).status).toBe(200);
   const sync = await op(sid, "catalog_sync", { tools });
@@ -299,7 +303,9 @@ describe("tool_search as a listed tool", () => {
 
   it("when the policy denies tool_search, the system prompt does not tell the model to call it", async () => {
     // With skills on: the core pack's skills teach tool_search, and their text is guarded too.
-    const sid = await seeded({ policy: { deny: ["tool_search"] }, skills: { enabled: true } });
+    const sid = newSid();
+    await useCorePack(sid);
+    await seeded({ policy: { deny: ["tool_search"] }, skills: { enabled: true } }, CATALOG, sid);
     const ctx = await context(sid, "anthropic");
     expect(ctx.deferred_count).toBe(CATALOG.length);
     expect(agentTools(ctx.tools.map((t: any) => t.name))).toEqual([]);

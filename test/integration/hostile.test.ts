@@ -16,9 +16,9 @@
 // tools, activations, approvals, skills, skill loads, packs, enabled skills) keep every row, as do
 // the catalog fingerprint and the config. Not counted as writes:
 // - trove_meta's `last_seen`: request bookkeeping, moved at most once per 1 % of the TTL.
-// - telemetry that earlier successful reads deferred (tool_search_query, skill_search_query,
-//   skill_list, skill_directory_rendered): it is stored with the session's next write, so it is
-//   flushed *before* each case's first snapshot and never blamed on the case.
+// - telemetry that successful reads defer (tool_search_query, skill_search_query, skill_list,
+//   skill_directory_rendered): it is written right after the read's response, so it is never
+//   blamed on the case.
 // - exactly one `tool_activation_denied` event where the case expects a refused activation
 //   (`unknown_tool` from tool_activate, tool_deactivate or tool_resolve): docs/api.md records that
 //   refusal on purpose, without the tool's name. Any other new event fails the case.
@@ -182,6 +182,17 @@ function answerProblems(c: HostileCase, expect: Expectation, answer: Answer): st
   return problems;
 }
 
+/**
+ * Events a valid read records after its response (deferred telemetry): not a write of the case's
+ * input, so not blamed on it.
+ */
+const TELEMETRY = new Set([
+  "tool_search_query",
+  "skill_search_query",
+  "skill_list",
+  "skill_directory_rendered",
+]);
+
 /** What changed in the seeded session between two snapshots, beyond what the header allows. */
 function writeProblems(before: Snapshot, after: Snapshot, denial: boolean): string[] {
   const problems: string[] = [];
@@ -195,7 +206,7 @@ function writeProblems(before: Snapshot, after: Snapshot, denial: boolean): stri
   if (before.fingerprint !== after.fingerprint) problems.push("the catalog fingerprint changed");
   if (before.config !== after.config) problems.push("the config changed");
   const last = before.events.at(-1)?.id ?? 0;
-  const added = after.events.filter((e) => e.id > last).map((e) => e.type);
+  const added = after.events.filter((e) => e.id > last && !TELEMETRY.has(e.type)).map((e) => e.type);
   const allowed = denial ? ["tool_activation_denied"] : [];
   if (JSON.stringify(added) !== JSON.stringify(allowed))
     problems.push(`events written: ${JSON.stringify(added)}, expected ${JSON.stringify(allowed)}`);

@@ -230,19 +230,25 @@ describe("request bodies", () => {
 
   it("rejects a streamed body over 5 MB sent without a Content-Length", async () => {
     const chunk = new TextEncoder().encode(" ".repeat(1024 * 1024));
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"tools":[]}'));
-        if (sent++ < 6) controller.enqueue(chunk);
-        else controller.close();
-      },
-    });
+    const { readable, writable } = new IdentityTransformStream();
+    const writer = writable.getWriter();
+    // The outcome is taken at once, so the failure the test expects is never an unhandled one.
+    const writing = (async () => {
+      await writer.write(new TextEncoder().encode('{"tools":[]}'));
+      for (let i = 0; i < 6; i++) await writer.write(chunk);
+      await writer.close();
+    })().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    writer.closed.catch(() => undefined);
     const res = await raw("POST", `/v1/sessions/${newSid()}/catalog_sync`, {
       headers: { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" },
-      body: stream,
+      body: readable,
     });
     expectError(res, 413, "body_too_large", "body");
+    // The server stopped reading at the limit: the rest of the body was never taken.
+    expect(String(await writing)).toContain("Network connection lost");
   });
 
   it.each([

@@ -8,6 +8,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { describe, expect, it } from "vitest";
 import pkg from "../../package.json";
 import { OPERATIONS } from "../../src/ops/registry";
+import { useCorePack } from "../support/core-pack";
 import { KEY_A, KEY_B, newSid, op } from "../support/http";
 
 const CATALOG = [
@@ -224,7 +225,9 @@ describe("tools", () => {
   });
 
   it("searches and fetches the bundled core pack's skills", async () => {
-    const client = await connect(newSid());
+    const sid = newSid();
+    await useCorePack(sid);
+    const client = await connect(sid);
     const listed = await ok(client, "skill_list", {});
     expect(listed.total).toBe(6);
     const found = await ok(client, "skill_search", { query: "find tools that are not listed" });
@@ -288,7 +291,9 @@ describe("tools", () => {
 
   it("gives every operation's structured content the shape its outputSchema declares", async () => {
     // The client validates structuredContent against each tool's outputSchema: a mismatch throws.
-    const client = await connect(newSid());
+    const sid = newSid();
+    await useCorePack(sid);
+    const client = await connect(sid);
     await client.listTools();
     await ok(client, "session_get", {});
     await ok(client, "session_configure", { policy: { approval: ["slack.*"] } });
@@ -315,7 +320,9 @@ describe("tools", () => {
 
 describe("skills as resources", () => {
   it("lists the session's skills with their qualified ids as URIs", async () => {
-    const client = await connect(newSid());
+    const sid = newSid();
+    await useCorePack(sid);
+    const client = await connect(sid);
     const { resources, nextCursor } = await client.listResources();
     expect(nextCursor).toBeUndefined();
     expect(resources).toHaveLength(6);
@@ -332,14 +339,33 @@ describe("skills as resources", () => {
 
   it("reads a skill's full text every time, unlike skill_load", async () => {
     const sid = newSid();
+    await useCorePack(sid);
     const client = await connect(sid);
     const uri = "trove://skills/core/find-tools";
     const raw = await op(sid, "skill_get", { names: ["core/find-tools"], format: "raw" });
     for (let i = 0; i < 2; i++) {
       const { contents } = await client.readResource({ uri });
-      expect(contents).toEqual([{ uri, mimeType: "text/markdown", text: raw.json.skills[0].body }]);
+      const skill = raw.json.skills[0];
+      expect(contents).toEqual([
+        {
+          uri,
+          mimeType: "text/markdown",
+          text: skill.body,
+          // The Agent Skills spec's optional fields, as skill_get answers them.
+          _meta: {
+            "trove/skill": {
+              license: skill.license,
+              compatibility: skill.compatibility,
+              metadata: skill.metadata,
+              allowed_tools: skill.allowed_tools,
+            },
+          },
+        },
+      ]);
     }
     expect(raw.json.skills[0].body).toMatch(/^# Finding tools/);
+    expect(raw.json.skills[0].compatibility).toBe("Needs a Trove session whose policy allows tool_search.");
+    expect(raw.json.skills[0].metadata).toEqual({ area: "tool-discovery", operations: "tool_search" });
     // A Penguiflow skill has no body: its procedure as rendered for a prompt.
     const penguin = "trove://skills/core/pack.core.trove.catalog_sync_each_turn";
     const [content] = (await client.readResource({ uri: penguin })).contents;

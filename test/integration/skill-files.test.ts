@@ -157,17 +157,23 @@ describe("skill_directory", () => {
     expect((await op(sid, "skill_directory", {})).json).toEqual({ text: "", entries: [] });
   });
 
-  it("records skill_directory_rendered with the entry count", async () => {
+  it("records skill_directory_rendered when the directory changes, and counts its repeats", async () => {
     const sid = await session();
     await op(sid, "skill_directory", {});
-    await op(sid, "skill_load", { name: "rollback" }); // a write: deferred events go in with it
-    const events = (await op(sid, "events", {})).json.events.map((e: { type: string; data: unknown }) => [
-      e.type,
-      e.data,
-    ]);
+    await op(sid, "skill_directory", {}); // the same directory: counted, not recorded
+    await op(sid, "skill_directory", {});
+    await op(sid, "skill_load", { name: "rollback" }); // a use: the recent-first directory changes
+    await op(sid, "skill_directory", {});
+    const events = (await op(sid, "events", {})).json.events.map(
+      (e: { type: string; data: Record<string, unknown> }) =>
+        e.data.digest === undefined
+          ? [e.type, e.data]
+          : [e.type, { ...e.data, digest: typeof e.data.digest }],
+    );
     expect(events).toEqual([
-      ["skill_directory_rendered", { entries: 7 }],
+      ["skill_directory_rendered", { entries: 7, digest: "string", repeated: 0 }],
       ["skill_loaded", { id: "alpha/rollback", reloaded: false }],
+      ["skill_directory_rendered", { entries: 7, digest: "string", repeated: 2 }],
     ]);
   });
 
@@ -189,6 +195,10 @@ describe("skill_load", () => {
       body: "# Write a report\n\nRead references/guide.md before writing.",
       base_path: "docs/write-report",
       files: ["assets/logo.png", "references/emoji.txt", "references/guide.md", "scripts/run.sh"],
+      license: null,
+      compatibility: null,
+      metadata: {},
+      allowed_tools: [],
       reloaded: false,
     };
     for (const path of ["docs/write-report/SKILL.md", "docs/write-report", "docs/write-report/"]) {

@@ -2,9 +2,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { compilePacks } from "../../src/compiler/compile";
-import { BUNDLE } from "../../src/generated/packs";
 import { estimateTokens } from "../../src/search/tokens";
 import type { SessionObject } from "../../src/session-object";
+import { corePackBundle, useCorePack } from "../support/core-pack";
 import { call, KEY_B, newSid, op } from "../support/http";
 import { sessionStub } from "../support/session";
 
@@ -41,14 +41,24 @@ async function useBundle(tenant: string, sid: string, bundle: ReturnType<typeof 
 const names = (res: { json: { skills: { name: string }[] } }) => res.json.skills.map((s) => s.name).sort();
 
 describe("the bundled core pack", () => {
-  it("is searchable, listable and fetchable in a new session", async () => {
+  it("ships off: a new session has no skills and the model gets only tool_search of Trove's tools", async () => {
     const sid = newSid();
+    expect((await op(sid, "skill_list", {})).json.total).toBe(0);
+    const ctx = (await op(sid, "context", { format: "json", query: "page through results" })).json;
+    expect(ctx.tools.map((t: { name: string }) => t.name)).toEqual(["tool_search"]);
+    expect(ctx.system).not.toContain("<skill_directory>");
+    expect(ctx.system).not.toContain("approval_decide");
+  });
+
+  it("is searchable, listable and fetchable in a session that turns it on", async () => {
+    const sid = newSid();
+    await useCorePack(sid);
     const found = await op(sid, "skill_search", { query: "paginate through every page with a cursor" });
     expect(found.status).toBe(200);
     expect(found.json.skills.length).toBeGreaterThan(0);
     for (const s of found.json.skills) expect(s.score).toBeGreaterThanOrEqual(0);
     const list = await op(sid, "skill_list", {});
-    expect(list.json.total).toBe(BUNDLE.skills.length);
+    expect(list.json.total).toBe(corePackBundle().skills.length);
     const first = list.json.skills[0];
     const got = await op(sid, "skill_get", { names: [first.id], max_tokens: 300 });
     expect(got.status).toBe(200);
@@ -149,7 +159,8 @@ describe("loading by content hash", () => {
       runInDurableObject(stub("tenant-a", sid), (obj: SessionObject) => obj.sql.stats.rowsWritten);
     const before = await rows();
     await op(sid, "skill_list", {});
-    expect(await rows()).toBe(before);
+    // Only the listing's own telemetry event, written after the response.
+    expect(await rows()).toBe(before + 1);
 
     // A deploy with one changed skill: the object restarts with the new bundle.
     await runInDurableObject(stub("tenant-a", sid), (obj: SessionObject) => {
@@ -204,6 +215,7 @@ describe("the skill index", () => {
 describe("skills in context", () => {
   it("adds the discovery guidance and the directory, and with a query the relevant skills within budget", async () => {
     const sid = newSid();
+    await useCorePack(sid);
     await call("PUT", `/v1/sessions/${sid}`, { skills: { max_tokens: 300, top_k: 2 } });
     const plain = (await op(sid, "context", { format: "anthropic" })).json;
     expect(plain.system).toContain("<skill_discovery>");
@@ -226,6 +238,7 @@ describe("skills in context", () => {
 
   it("leaves skills out when skills.enabled is false", async () => {
     const sid = newSid();
+    await useCorePack(sid);
     await call("PUT", `/v1/sessions/${sid}`, { skills: { enabled: false } });
     const ctx = (await op(sid, "context", { format: "json", query: "cursor pagination" })).json;
     expect(ctx.system).not.toContain("skill");

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Bundle } from "../../src/packs/bundle";
 import type { SessionObject } from "../../src/session-object";
 import { DEFAULT_CONFIG } from "../../src/state/config";
+import { useCorePack } from "../support/core-pack";
 import { agentTools, newSid } from "../support/http";
 import { V1, V2 } from "./fault-bundles";
 import { appCall, appOp, checkStorage, inObject, quietly, restart, runs, stubFor } from "./support";
@@ -180,15 +181,25 @@ async function compare(sid: string, model: SessionModel): Promise<void> {
   }
 }
 
+/**
+ * A restart that keeps the session on the core pack (it ships off; a new object starts on the
+ * build's bundle until the test points it at the pack again, as a deploy would).
+ */
+async function restartOnCore(sid: string): Promise<void> {
+  await restart(sid);
+  await useCorePack(sid);
+}
+
 async function restartScenario(steps: Step[]): Promise<void> {
   const sid = newSid();
+  await useCorePack(sid);
   expect((await call("PUT", `/v1/sessions/${sid}`, { policy: { approval: ["g.*"] } })).status).toBe(200);
   expect((await op(sid, "catalog_sync", { tools: [...BASE, ...GATED] })).status).toBe(200);
   const model = new SessionModel();
   for (const step of steps) {
     switch (step.k) {
       case "restart":
-        await restart(sid);
+        await restartOnCore(sid);
         await compare(sid, model);
         break;
       case "decide": {
@@ -225,6 +236,7 @@ async function restartScenario(steps: Step[]): Promise<void> {
           cut.then(() => ({ status: 0, json: null })),
         );
         const answers = (await Promise.all(pending)).filter((a) => a.status !== 0);
+        await useCorePack(sid);
         const unknown: Simple[] = [];
         for (const [i, s] of step.steps.entries()) {
           apply(model, s, answers[i] as Answer, (u) => {
@@ -276,7 +288,7 @@ async function restartScenario(steps: Step[]): Promise<void> {
         });
     }
   }
-  await restart(sid);
+  await restartOnCore(sid);
   await compare(sid, model);
 }
 

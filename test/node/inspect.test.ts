@@ -1,10 +1,11 @@
 // The inspector page in real headless chromium against the real worker: what an operator sees and
-// does (approve a call), that API data stays text, and that a failing call shows its error.
+// does (approve a call), that API data stays text, and that a failing call shows its error. The
+// browser tests run when a Chromium is found (test/node/browser.ts) and always when CI is set.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./browser";
+import { browserRequired, findChromium, launchChromium } from "./browser";
 import { type RunningWorker, startWorker } from "./worker";
 
 const KEY = "key-a";
@@ -13,16 +14,18 @@ const XSS = "<img src=x onerror=alert(1)>";
 const WAIT = { timeout: 15_000 };
 const SCREENSHOT = fileURLToPath(new URL("../artifacts/inspect.png", import.meta.url));
 
+/** Without a Chromium the browser tests are skipped (global-setup.ts says so once), except on CI. */
+const withBrowser = findChromium() !== undefined || browserRequired();
+
 let worker: RunningWorker;
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(fileURLToPath(new URL("../artifacts/", import.meta.url)), { recursive: true });
-  [worker, browser] = await Promise.all([startWorker(), launchChromium()]);
+  worker = await startWorker();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await worker?.dispose();
 });
 
@@ -106,6 +109,16 @@ describe("the inspector page", () => {
     const html = await res.text();
     expect(html).toContain("<h1>Trove session inspector</h1>");
     expect(html.match(/<script>/g)).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!withBrowser)("the inspector page in headless Chromium", () => {
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
   });
 
   it("shows the session, approves its pending call and renders tool text as text", async () => {
