@@ -185,7 +185,8 @@ export const INSPECT_SCRIPT = `
 
   function setBusy(busy) {
     ui.main.setAttribute("aria-busy", String(busy));
-    for (const b of [ui.load, ui.refresh, ui.more]) b.disabled = busy;
+    for (const b of [ui.load, ui.refresh]) b.disabled = busy;
+    ui.more.disabled = busy || cursor === 0;
   }
 
   function section(id, ...content) { byId(id).replaceChildren(...content); }
@@ -256,15 +257,19 @@ export const INSPECT_SCRIPT = `
   const searchInput = () => ({ query: ui.query.value || ".", search_type: ui.type.value, limit: SEARCH_LIMIT });
 
   async function loadEvents() {
-    const page = await api("events", { since: cursor, limit: EVENT_PAGE });
+    // Newest first: the page reads a timeline from now backwards; "Load more" goes further back.
+    const page = await api("events", cursor > 0
+      ? { order: "newest_first", before: cursor, limit: EVENT_PAGE }
+      : { order: "newest_first", limit: EVENT_PAGE });
     for (const ev of page.events) {
       ui.events.append(h("tr", null, h("td", { text: String(ev.id) }), h("td", { class: "time", text: ev.at }),
         h("td", null, h("span", { class: "badge", text: ev.type })), mono(json(ev.data))));
     }
     shown += page.events.length;
     cursor = page.next_cursor;
-    ui.eventsNote.textContent = plural(shown, "event", "events") + " shown, oldest first." +
-      (page.events.length === 0 ? " No newer events." : "");
+    ui.eventsNote.textContent = plural(shown, "event", "events") + " shown, newest first." +
+      (page.next_cursor === 0 ? " No older events." : "");
+    ui.more.disabled = page.next_cursor === 0;
   }
 
   async function refresh(done) {

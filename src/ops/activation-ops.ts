@@ -157,7 +157,12 @@ export const toolResolve = defineOp({
   writes: true,
   input: z.strictObject({
     name: ToolName,
-    args: z.record(z.string(), z.unknown()).optional(),
+    args: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "The call's arguments; omitted means {} (checked against the tool's input_schema all the same)",
+      ),
     run_id: RunId.optional(),
     approval_id: z.string().max(100).optional(),
   }),
@@ -204,7 +209,8 @@ export const toolResolve = defineOp({
     // call to the operation of the same name.
     const builtin = builtinTools(ctx).find((t) => t.name === input.name || t.providerName === input.name);
     if (builtin) {
-      if (input.args !== undefined) assertValidArgs(builtin.input_schema, input.args);
+      // Omitted arguments are an empty object: a schema with required fields refuses them.
+      assertValidArgs(builtin.input_schema, input.args ?? {});
       const tool = renderTool(builtin, "json", config.examples);
       return {
         decision: "allow" as const,
@@ -216,7 +222,7 @@ export const toolResolve = defineOp({
     }
     const tool = findOrFail(ctx, input.name);
     const activated = activateIfHidden(ctx, tool, input.run_id, "first_use", null);
-    if (input.args !== undefined) assertValidArgs(tool.record.input_schema, input.args);
+    assertValidArgs(tool.record.input_schema, input.args ?? {});
     const base = {
       name: tool.name,
       provider_name: tool.provider_name,

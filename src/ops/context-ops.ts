@@ -262,7 +262,7 @@ export const state = defineOp({
 
 export const events = defineOp({
   name: "events",
-  summary: "The session's events, oldest first, after a cursor",
+  summary: "The session's events after a cursor, oldest first (or newest first, before a cursor)",
   tag: "tools",
   writes: false,
   input: z.strictObject({
@@ -271,7 +271,16 @@ export const events = defineOp({
       .int()
       .min(0)
       .default(0)
-      .describe("Return events with a larger id (the previous next_cursor)"),
+      .describe("Oldest first: return events with a larger id (the previous next_cursor)"),
+    before: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        "Newest first: return events with a smaller id (the previous next_cursor); omit for the newest",
+      ),
+    order: z.enum(["oldest_first", "newest_first"]).default("oldest_first"),
     limit: z.number().int().min(1).max(500).default(100),
   }),
   output: z.object({
@@ -302,6 +311,8 @@ export const events = defineOp({
   },
   handler(ctx, input) {
     ctx.events.flush();
-    return ctx.events.list(input.since, input.limit);
+    return input.order === "newest_first"
+      ? ctx.events.listNewest(input.before ?? null, input.limit)
+      : ctx.events.list(input.since, input.limit);
   },
 });

@@ -151,6 +151,30 @@ export class EventLog {
   }
 
   /**
+   * Up to `limit` events before `before` (an event id; null: the newest), newest first, skipping
+   * events about tools the policy does not allow now, as `list` does. `next_cursor` is the oldest id
+   * looked at (pass it as `before`); 0 when the log has nothing older.
+   */
+  listNewest(before: number | null, limit: number): { events: SessionEvent[]; next_cursor: number } {
+    const events: SessionEvent[] = [];
+    let cursor = before ?? Number.MAX_SAFE_INTEGER;
+    for (;;) {
+      const rows = this.sql.all<EventRow>(
+        `SELECT e.id, e.type, e.at, e.data, ${HIDDEN} AS hidden
+         FROM trove_events AS e WHERE e.id < ? ORDER BY e.id DESC LIMIT ?`,
+        cursor,
+        limit - events.length,
+      );
+      for (const r of rows) {
+        cursor = r.id;
+        if (!r.hidden) events.push(toEvent(r));
+      }
+      if (rows.length === 0) return { events, next_cursor: 0 };
+      if (events.length >= limit) return { events, next_cursor: cursor };
+    }
+  }
+
+  /**
    * Up to `limit` events after `since` (an event id), oldest first. Events about a tool the policy
    * does not allow now (or that is gone) are left out, so the log never names a denied tool; the
    * page is filled from later events instead, and an empty page means the end.
@@ -159,25 +183,33 @@ export class EventLog {
     const events: SessionEvent[] = [];
     let cursor = since;
     for (;;) {
-      const rows = this.sql.all<{ id: number; type: EventType; at: number; data: string; hidden: number }>(
-        `SELECT e.id, e.type, e.at, e.data,
-           (e.data->>'tool_name' IS NOT NULL AND NOT EXISTS (
-              SELECT 1 FROM trove_tools AS t WHERE t.name = e.data->>'tool_name' AND t.allowed = 1)) AS hidden
+      const rows = this.sql.all<EventRow>(
+        `SELECT e.id, e.type, e.at, e.data, ${HIDDEN} AS hidden
          FROM trove_events AS e WHERE e.id > ? ORDER BY e.id LIMIT ?`,
         cursor,
         limit - events.length,
       );
       for (const r of rows) {
         cursor = r.id;
-        if (r.hidden) continue;
-        events.push({
-          id: r.id,
-          type: r.type,
-          at: new Date(r.at).toISOString(),
-          data: JSON.parse(r.data) as Record<string, unknown>,
-        });
+        if (!r.hidden) events.push(toEvent(r));
       }
       if (rows.length === 0 || events.length >= limit) return { events, next_cursor: cursor };
     }
   }
+}
+
+interface EventRow {
+  id: number;
+  type: EventType;
+  at: number;
+  data: string;
+  hidden: number;
+}
+
+/** Whether an event names a tool the policy does not allow now (or that is gone). */
+const HIDDEN = `(e.data->>'tool_name' IS NOT NULL AND NOT EXISTS (
+  SELECT 1 FROM trove_tools AS t WHERE t.name = e.data->>'tool_name' AND t.allowed = 1))`;
+
+function toEvent(r: EventRow): SessionEvent {
+  return { id: r.id, type: r.type, at: new Date(r.at).toISOString(), data: JSON.parse(r.data) };
 }

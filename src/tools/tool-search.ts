@@ -88,7 +88,10 @@ function findCandidates(scope: SearchScope, request: ToolSearchRequest): Candida
   }
 }
 
-/** Case-insensitive match on the name, the namespace-qualified name or the name without namespace. */
+/**
+ * Case-insensitive match on the name, the namespace-qualified name or the name without namespace;
+ * exact match on the provider name the model sees (`github_create_issue`).
+ */
 function exactMatches(sql: Sql, name: string, includeAlways: boolean): ToolRow[] {
   if (!TOOL_NAME.test(name)) return [];
   return sql.all(
@@ -97,7 +100,8 @@ function exactMatches(sql: Sql, name: string, includeAlways: boolean): ToolRow[]
     `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode
      FROM (SELECT id FROM trove_tools WHERE name = ?1 COLLATE NOCASE
            UNION SELECT id FROM trove_tools WHERE qualified_name = ?1 COLLATE NOCASE
-           UNION SELECT id FROM trove_tools WHERE local_name = ?1 COLLATE NOCASE) AS m
+           UNION SELECT id FROM trove_tools WHERE local_name = ?1 COLLATE NOCASE
+           UNION SELECT id FROM trove_tools WHERE provider_name = ?1) AS m
      CROSS JOIN trove_tools AS t ON t.id = m.id
      WHERE t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')`,
     name,

@@ -423,7 +423,10 @@ describe("names and provider names", () => {
       activated: true,
     });
     // The Trove name now finds it active.
-    const again = await op(sid, "tool_resolve", { name: "github.create_issue" });
+    const again = await op(sid, "tool_resolve", {
+      name: "github.create_issue",
+      args: { repo: "acme/web", title: "x" },
+    });
     expect(again.json.activated).toBe(false);
   });
 

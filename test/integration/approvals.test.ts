@@ -195,9 +195,10 @@ describe("deciding and using approvals", () => {
         error: { code: "unknown_approval", message: "no such approval", details: { field: "approval_id" } },
       });
     }
+    // Without args the call is checked as {}: it fails the schema before the approval is looked at.
     const noArgs = await op(sid, "tool_resolve", { name: "github.create_issue", approval_id: id });
-    expect(noArgs.status).toBe(404);
-    expect(noArgs.json.error.code).toBe("unknown_approval");
+    expect(noArgs.status).toBe(422);
+    expect(noArgs.json.error.code).toBe("invalid_arguments");
     expect((await resolveWith(sid, id)).json.decision).toBe("allow");
   });
 

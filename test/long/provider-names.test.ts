@@ -5,6 +5,7 @@
 // for the allowed tools, whatever order they arrived in. In-object, 10,000 runs in the long suite.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../src/ops/registry";
 import type { SessionObject } from "../../src/session-object";
 import { invertNames, providerNames } from "../../src/tools/provider-names";
 import { newSid } from "../support/http";
@@ -127,7 +128,11 @@ describe("provider names", () => {
                 expect(provider).toMatch(PROVIDER_NAME);
                 if (catalog.has(name)) expect(provider).toBe(expected.get(name));
                 const resolved = answerOf(
-                  await runIn(obj, address, "tool_resolve", { name: provider }),
+                  // Arguments are checked (omitted ones as {}): Trove's own tools get their example's.
+                  await runIn(obj, address, "tool_resolve", {
+                    name: provider,
+                    args: OPERATIONS.find((o) => o.name === name && o.model)?.example.input ?? {},
+                  }),
                   provider,
                 );
                 expect({ name: resolved.name, provider_name: resolved.provider_name }).toEqual({

@@ -163,7 +163,12 @@ describe.skipIf(!withBrowser)("the inspector page in headless Chromium", () => {
     );
     expect(activations.find((r) => r.startsWith("payments.refund"))).toContain("| first_use |");
 
-    const events = (await rows(page, "Events")).join("\n");
+    const eventRows = await rows(page, "Events");
+    // The timeline reads from now backwards.
+    const ids = eventRows.map((r) => Number(r.split(" | ")[0]));
+    expect(ids).toEqual([...ids].sort((x, y) => y - x));
+    expect(ids.length).toBeGreaterThan(3);
+    const events = eventRows.join("\n");
     for (const type of ["catalog_synced", "tool_activated", "approval_requested", "tool_search_query"]) {
       expect(events).toContain(type);
     }
