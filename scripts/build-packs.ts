@@ -1,12 +1,25 @@
 // Compiles the packs directory (TROVE_PACKS_DIR, default ./packs) into src/generated/packs.ts: packs,
-// skills, their tools, and the text of bundled and pack files.
+// skills, their tools, and the text of bundled and pack files. Warnings are printed and the build goes
+// on; with --strict (or TROVE_PACKS_STRICT=1) they are errors, and errors write nothing.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { compilePacks, formatProblem, type PackFile, type PackProblem } from "../src/compiler/compile";
+import { applyStrict, buildOptions } from "../src/compiler/strict";
 import { skillSearchFields } from "../src/skills/skill-index";
+
+let options: { strict: boolean };
+try {
+  options = buildOptions(process.argv.slice(2), process.env);
+} catch (e) {
+  console.error(`build-packs: ${(e as Error).message}`);
+  process.exit(2);
+}
 
 const packsDir = resolve(process.env.TROVE_PACKS_DIR ?? "packs");
 const outFile = resolve("src/generated/packs.ts");
+
+/** What the walk left out (links, sockets…) or did not find, reported like the compiler's warnings. */
+const notices: PackProblem[] = [];
 
 /** Every file below `dir` as bytes (the compiler checks UTF-8 itself), skipping dot-files. */
 function walk(dir: string, prefix: string): PackFile[] {
@@ -16,9 +29,7 @@ function walk(dir: string, prefix: string): PackFile[] {
       const path = `${prefix}${entry.name}`;
       if (entry.isDirectory()) return walk(join(dir, entry.name), `${path}/`);
       if (entry.isFile()) return [{ path, content: readFileSync(join(dir, entry.name)) }];
-      console.warn(
-        `warning: ${relative(process.cwd(), join(dir, entry.name))} — file — not a regular file or folder; skipped`,
-      );
+      notices.push({ file: path, field: "file", reason: "not a regular file or folder; skipped" });
       return [];
     });
 }
@@ -29,7 +40,7 @@ function packFiles(): PackFile[] {
     return walk(packsDir, "").filter((file) => file.path !== "README.md");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-    console.warn(`build-packs: no packs directory at ${packsDir}; bundling nothing`);
+    notices.push({ file: "", field: "folder", reason: "no packs directory; bundling nothing" });
     return [];
   }
 }
@@ -38,14 +49,23 @@ function packFiles(): PackFile[] {
 const shown = (p: PackProblem) =>
   formatProblem({ ...p, file: relative(process.cwd(), join(packsDir, p.file)) });
 
-const { bundle, errors, warnings } = compilePacks(packFiles());
+const compiled = compilePacks(packFiles());
+const { bundle } = compiled;
+const { errors, warnings } = applyStrict(
+  { errors: compiled.errors, warnings: [...notices, ...compiled.warnings] },
+  options.strict,
+);
 // Normalizing search text (splitting, stemming) is the costly part of loading skills into a session:
 // do it once here instead of in every new session.
 bundle.index = Object.fromEntries(bundle.skills.map((skill) => [skill.id, skillSearchFields(skill)]));
 for (const warning of warnings) console.warn(`warning: ${shown(warning)}`);
 if (errors.length > 0) {
   for (const error of errors) console.error(`error: ${shown(error)}`);
-  console.error(`build-packs: ${errors.length} error${errors.length === 1 ? "" : "s"}; nothing written`);
+  const strictly = options.strict && compiled.warnings.length + notices.length > 0;
+  console.error(
+    `build-packs: ${errors.length} error${errors.length === 1 ? "" : "s"}` +
+      `${strictly ? " (strict: warnings count as errors)" : ""}; nothing written`,
+  );
   process.exit(1);
 }
 

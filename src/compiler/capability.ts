@@ -8,6 +8,7 @@ import {
   definitionText,
   fileFacts,
   isRecord,
+  type Problems,
   splitFrontmatter,
   withoutNulls,
 } from "./sources";
@@ -47,7 +48,8 @@ export interface EntryDoc {
 
 /**
  * Reads the entry doc's frontmatter. A README.md or other plain .md with no frontmatter just means
- * the pack is not attachable — unless the pack has tools.json, which only an attachable pack can use.
+ * the pack is not attachable; any other problem with the doc warns that it is not (and that its
+ * tools.json is not loaded). Only `entry:` naming no file fails: pack.yaml is Trove's own file.
  */
 export function readEntry(
   ctx: PackContext,
@@ -75,7 +77,10 @@ export function readEntry(
             : hasTools
               ? "a pack with tools.json needs an entry doc that"
               : null;
-      return readEntryDoc(ctx, choice.member, why);
+      const consequence = hasTools
+        ? "the pack is not attachable and its tools are not loaded"
+        : "the pack is not attachable";
+      return readEntryDoc(ctx, choice.member, why, ctx.problems.demoted(consequence));
     }
     default: {
       const unhandled: never = choice;
@@ -84,18 +89,42 @@ export function readEntry(
   }
 }
 
-function readEntryDoc(ctx: PackContext, member: Member, why: string | null): EntryDoc | null {
+/** The entry doc's name and description; null when it has none, with `problems` saying why. */
+function readEntryDoc(
+  ctx: PackContext,
+  member: Member,
+  why: string | null,
+  problems: Problems,
+): EntryDoc | null {
   const { file } = member;
-  const text = definitionText(file, ctx.problems);
-  const split = text === null ? null : splitFrontmatter(text, file.path, ctx.problems);
+  const text = definitionText(file, problems);
+  const split = text === null ? null : splitFrontmatter(text, file.path, problems);
   if (split === "missing" && why !== null) {
     const reason = `missing: ${why} starts with a --- block holding name and description`;
-    ctx.problems.add("error", file.path, "frontmatter", reason, 1);
+    problems.add("error", file.path, "frontmatter", reason, 1);
   }
   if (split === null || split === "missing") return null;
-  if (isRecord(split.source.value)) split.source.value = withoutNulls(split.source.value);
-  const data = check(EntryFrontmatter, split.source, ctx.problems, "frontmatter");
-  return data ? { entry: member.rel, name: data.name, description: data.description } : null;
+  const { bytes } = fileFacts(file.content);
+  if (bytes > ctx.maxFileBytes) {
+    // The agent reads the entry doc first: one it cannot read makes a pack it cannot use.
+    const reason = `${bytes} bytes is over the ${ctx.maxFileBytes}-byte limit for an entry doc`;
+    problems.add("error", file.path, "file", reason);
+    return null;
+  }
+  const { source } = split;
+  if (isRecord(source.value)) source.value = withoutNulls(source.value);
+  const data = check(EntryFrontmatter, source, problems, "frontmatter");
+  if (!data) return null;
+  // Limits of SKILL.md frontmatter (agentskills.io): past them, a warning, and the text kept whole.
+  for (const [key, max] of [
+    ["name", 64],
+    ["description", 1024],
+  ] as const) {
+    const length = [...data[key]].length;
+    const reason = `${length} characters is over the spec's ${max}; kept whole`;
+    if (length > max) ctx.problems.add("warning", file.path, key, reason, source.lineOf([key]));
+  }
+  return { entry: member.rel, name: data.name, description: data.description };
 }
 
 /**
@@ -103,12 +132,7 @@ function readEntryDoc(ctx: PackContext, member: Member, why: string | null): Ent
  * within the size limit (binary files are listed quietly: packs may carry images and archives).
  * `quiet` holds files whose skill already reported them.
  */
-export function listPackFiles(
-  ctx: PackContext,
-  members: readonly Member[],
-  entry: string,
-  quiet: ReadonlySet<string>,
-) {
+export function listPackFiles(ctx: PackContext, members: readonly Member[], quiet: ReadonlySet<string>) {
   const files: BundledPackFile[] = [];
   const texts: [string, string][] = [];
   for (const { rel, file } of members) {
@@ -117,12 +141,7 @@ export function listPackFiles(
     const readable = text !== null && bytes <= ctx.maxFileBytes;
     files.push({ path: rel, bytes, sha256, text: readable });
     if (readable) texts.push([rel, text]);
-    else if (text === null)
-      continue; // a binary entry doc was reported when it was read
-    else if (rel === entry) {
-      const reason = `${bytes} bytes is over the ${ctx.maxFileBytes}-byte limit for an entry doc`;
-      ctx.problems.add("error", file.path, "file", reason);
-    } else if (!quiet.has(rel)) {
+    else if (text !== null && !quiet.has(rel)) {
       const reason = `${bytes} bytes is over the ${ctx.maxFileBytes}-byte limit; listed, not readable`;
       ctx.problems.add("warning", file.path, "file", reason);
     }

@@ -1,10 +1,13 @@
 // Compiles a packs directory's files into the bundle: pack.yaml; the entry doc, files and tools.json
 // that make a pack attachable (Capability Packs spec §4, §7); Agent Skills folders (SKILL.md), Nova
 // skill folders (manifest.yaml, ADR-014) and Penguiflow skill files (RFC v0.3 §3.5, Appendix D).
-// Pure — no file system — so it also runs in workerd.
+// Pure — no file system — so it also runs in workerd. A problem in one skill or tool is a warning
+// that says what was given up (agentskills.io client guide, "Lenient validation"); errors are left
+// for what cannot be bundled: pack.yaml, two packs or two tools claiming one name, bad input paths.
 
 import type { Bundle, BundledPack, BundledSkill } from "../packs/bundle";
 import { canonicalJson, sha256Hex } from "../search/hash";
+import { readAgentSkill } from "./agent-skill";
 import { listPackFiles, readEntry, resolveEntry } from "./capability";
 import {
   baseOf,
@@ -13,7 +16,6 @@ import {
   type Member,
   type PackContext,
   PENGUIFLOW_FILE,
-  readAgentSkill,
   readPenguiflow,
 } from "./formats";
 import { readNovaSkill } from "./nova-skill";
@@ -40,7 +42,7 @@ type FileRole =
   | { kind: "pack_config" | "pack_tools" | "skill_part" | "pack_file" }
   | { kind: "agent_skill" | "nova_skill"; dir: string }
   | { kind: "penguiflow"; format: "md" | "yaml" | "json" | "jsonl" }
-  | { kind: "ignored"; level?: "error" | "warning"; reason?: string };
+  | { kind: "ignored"; reason?: string };
 
 const QUIET_FILES = /^(readme|license|licence|changelog)(\.[a-z]+)?$/i;
 
@@ -76,8 +78,8 @@ function classify(rel: string, skills: SkillFolders, attachable: boolean): FileR
       return attachable ? { kind: "pack_file" } : { kind: "ignored" };
     case "manifest.yaml": {
       const reason =
-        "manifest.yaml belongs in a Nova skill folder inside the pack (<pack>/<skill>/manifest.yaml)";
-      return { kind: "ignored", level: "error", reason };
+        "manifest.yaml belongs in a Nova skill folder inside the pack (<pack>/<skill>/manifest.yaml); ignored";
+      return { kind: "ignored", reason };
     }
   }
   const base = baseOf(rel);
@@ -85,8 +87,9 @@ function classify(rel: string, skills: SkillFolders, attachable: boolean): FileR
   if (base === "SKILL.md") return { kind: "agent_skill", dir };
   if (base === "manifest.yaml" && skills.nova.has(dir)) return { kind: "nova_skill", dir };
   if (base === "manifest.yaml" && skills.agent.has(dir)) {
-    const reason = "a skill folder holds SKILL.md (Agent Skills) or manifest.yaml (Nova), not both";
-    return { kind: "ignored", level: "error", reason };
+    const reason =
+      "a skill folder holds SKILL.md (Agent Skills) or manifest.yaml (Nova), not both; manifest.yaml ignored";
+    return { kind: "ignored", reason };
   }
   // Everything in a skill folder is that skill's, even a file named like a Penguiflow skill.
   if (skillDirOf(rel, skills.all) !== undefined) return { kind: "skill_part" };
@@ -97,7 +100,6 @@ function classify(rel: string, skills: SkillFolders, attachable: boolean): FileR
   if (QUIET_FILES.test(base)) return { kind: "ignored" };
   return {
     kind: "ignored",
-    level: "warning",
     reason:
       "not a skill file (*.skill.md|yaml|yml|json|jsonl, or a folder with SKILL.md or manifest.yaml); ignored",
   };
@@ -151,7 +153,7 @@ function readSkills(ctx: PackContext, members: readonly Member[], attachable: bo
         drafts.push(...readPenguiflow(ctx, member, role.format));
         break;
       case "ignored":
-        if (role.level && role.reason) ctx.problems.add(role.level, member.file.path, "file", role.reason);
+        if (role.reason) ctx.problems.add("warning", member.file.path, "file", role.reason);
         break;
       default: {
         const unhandled: never = role;
@@ -163,7 +165,10 @@ function readSkills(ctx: PackContext, members: readonly Member[], attachable: bo
   return { drafts, skillParts };
 }
 
-/** Hashes the drafts into skills, keeping the first of each id. */
+/**
+ * Hashes the drafts into skills, keeping the first of each id by path (the client guide: pick one,
+ * consistently, and warn); a later one is skipped with its tools.
+ */
 function acceptSkills(drafts: readonly Draft[], problems: Problems) {
   const first = new Map<string, Draft>();
   const skills: BundledSkill[] = [];
@@ -174,13 +179,8 @@ function acceptSkills(drafts: readonly Draft[], problems: Problems) {
     const earlier = first.get(id);
     if (earlier) {
       const where = `${earlier.skill.source}${earlier.line === undefined ? "" : `:${earlier.line}`}`;
-      problems.add(
-        "error",
-        source,
-        "name",
-        `duplicate skill id "${id}" (first defined in ${where})`,
-        draft.line,
-      );
+      const reason = `duplicate skill id "${id}" (first defined in ${where}); skill skipped`;
+      problems.add("warning", source, "name", reason, draft.line);
       continue;
     }
     first.set(id, draft);
@@ -201,10 +201,12 @@ function compilePack(folder: string, members: readonly Member[], maxFileBytes: n
   const doc = readEntry(ctx, choice, toolsFile !== undefined, where);
   if (toolsFile && choice.kind === "none") {
     const reason =
-      "no entry doc: tools need an attachable pack (add SKILL.md or README.md with name and description frontmatter, or set entry in pack.yaml)";
-    problems.add("error", toolsFile.path, "file", reason);
+      "no entry doc: tools need an attachable pack (add SKILL.md or README.md with name and description frontmatter, or set entry in pack.yaml); tools not loaded";
+    problems.add("warning", toolsFile.path, "file", reason);
   }
-  const packTools = toolsFile && readToolsJson(toolsFile, { kind: "pack", name: config.name }, problems);
+  // Tools need an attachable pack; readEntry said why this one is not.
+  const packTools =
+    toolsFile && doc ? readToolsJson(toolsFile, { kind: "pack", name: config.name }, problems) : undefined;
   const { drafts, skillParts } = readSkills(ctx, members, doc !== null);
   const accepted = acceptSkills(drafts, problems);
   config.pinned.forEach((name, i) => {
@@ -219,7 +221,7 @@ function compilePack(folder: string, members: readonly Member[], maxFileBytes: n
       );
     }
   });
-  const listed = doc && listPackFiles(ctx, members, doc.entry, skillParts);
+  const listed = doc && listPackFiles(ctx, members, skillParts);
   const unhashed: Omit<BundledPack, "hash"> = {
     ...config,
     capability: doc && listed ? { ...doc, files: listed.files } : null,

@@ -1,16 +1,15 @@
-// The pack formats: schemas of pack.yaml, entry docs, SKILL.md frontmatter, Nova manifests and
-// Penguiflow skills, and the Agent Skills and Penguiflow readers that turn a skill's files into a
-// draft record (used by compile.ts; Nova folders are read by nova-skill.ts).
+// The pack formats: schemas of pack.yaml, entry docs, Nova manifests and Penguiflow skills, what every
+// skill reader shares (the draft record, bundled files), and the Penguiflow reader (used by
+// compile.ts; Agent Skills folders are read by agent-skill.ts, Nova folders by nova-skill.ts).
 import { z } from "zod";
 import type { BundledSkill } from "../packs/bundle";
 import { ID_PATTERN, TENANT_PATTERN } from "../schemas";
 import type { PackFile } from "./problems";
 import {
-  check,
+  checkSkill,
   definitionText,
   fileFacts,
   isRecord,
-  nearestLine,
   type Problems,
   parseJson,
   parseYaml,
@@ -19,7 +18,7 @@ import {
   splitFrontmatter,
   withoutNulls,
 } from "./sources";
-import { readToolsJson, type ToolsFile } from "./tools-json";
+import type { ToolsFile } from "./tools-json";
 
 // ── Schemas ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -33,13 +32,11 @@ export const Bool = z.boolean({ error: required("true or false") });
 /** Pack names go into skill ids (`<pack>/<name>`) and generated names (`pack.<pack>.<slug>`). */
 export const PACK_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const PACK_NAME_RULE = "must be 1–64 letters, digits, _ and - (starting with a letter or digit)";
-/** Agent Skills: 1–64 lowercase letters, digits and single hyphens, no hyphen at either end. */
-export const AGENT_SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(-[a-z0-9]+)*$/;
-export const AGENT_SKILL_NAME_RULE =
-  "must be 1–64 lowercase letters, digits and single hyphens, with no hyphen at either end";
 export const PENGUIFLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 /** Nova skill names (ADR-014 §1: `employee_onboarding`). */
 export const NOVA_SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const NOVA_SKILL_NAME_RULE =
+  "1–64 lowercase letters, digits, _ and -, starting with a letter or digit";
 
 /** A path to a file inside the pack: relative, `/`-separated, no `.` or `..` steps. */
 const isInsidePath = (path: string) =>
@@ -63,44 +60,31 @@ export const PackConfigFile = z.object(
   { error: "must be a mapping of fields" },
 );
 
-/** An attachable pack's entry doc frontmatter (Capability Packs §4.3); other keys stay in the doc. */
+/**
+ * An attachable pack's entry doc frontmatter (Capability Packs §4.3); other keys stay in the doc. A
+ * name over 64 or a description over 1024 characters warns (readEntryDoc), as for a SKILL.md.
+ */
 export const EntryFrontmatter = z.looseObject(
-  {
-    name: NonBlank.max(64, "must be at most 64 characters"),
-    description: NonBlank.max(1024, "must be at most 1024 characters"),
-  },
+  { name: NonBlank, description: NonBlank },
   { error: "must be a mapping of fields" },
 );
 
-/** A Nova skill folder's manifest.yaml (ADR-014 §1); unknown keys are kept in `extra`. */
+/**
+ * A Nova skill folder's manifest.yaml (ADR-014 §1); unknown keys are kept in `extra`. A name off
+ * NOVA_SKILL_NAME or a description over 1024 characters warns (readNovaSkill).
+ */
 export const NovaManifest = z.looseObject(
   {
-    name: Str.regex(
-      NOVA_SKILL_NAME,
-      "must be 1–64 lowercase letters, digits, _ and - (starting with a letter or digit)",
-    ),
+    name: NonBlank,
     version: NonBlank.optional(),
-    description: NonBlank.max(1024, "must be at most 1024 characters"),
+    description: NonBlank,
     author: NonBlank.optional(),
     tags: StrList.optional(),
   },
   { error: "must be a mapping of fields" },
 );
-
-/** SKILL.md frontmatter (agentskills.io specification); other keys are kept in `extra`. */
-export const AgentSkillFrontmatter = z.looseObject(
-  {
-    name: Str.refine((n) => AGENT_SKILL_NAME.test(n), AGENT_SKILL_NAME_RULE).optional(),
-    description: Str.max(1024, "must be at most 1024 characters").optional(),
-    license: Str.optional(),
-    compatibility: Str.max(500, "must be at most 500 characters").optional(),
-    metadata: z.record(z.string(), z.unknown(), { error: "must be a mapping of strings" }).optional(),
-    "allowed-tools": z
-      .union([Str, StrList], { error: "must be a string of space-separated tool names or a list of them" })
-      .optional(),
-  },
-  { error: "must be a mapping of fields" },
-);
+/** Without these a Nova skill cannot be listed or chosen: it is skipped. */
+export const NOVA_ESSENTIAL = new Set(["name", "description"]);
 
 /** A Penguiflow skill object (RFC v0.3 Appendix D); `cluster`, `tools` and unknown keys go to `extra`. */
 export const PenguiflowSkill = z.looseObject(
@@ -117,6 +101,8 @@ export const PenguiflowSkill = z.looseObject(
   },
   { error: "must be a mapping of skill fields" },
 );
+/** A Penguiflow skill is its trigger and steps: without them it is skipped (a bad name is dropped). */
+const PENGUIFLOW_ESSENTIAL = new Set(["trigger", "steps"]);
 /** Penguiflow skill files: `*.skill.md|yaml|yml|json|jsonl`. */
 export const PENGUIFLOW_FILE = /\.skill\.(md|ya?ml|jsonl?)$/;
 export const PENGUIFLOW_COLUMNS = new Set(Object.keys(PenguiflowSkill.shape));
@@ -149,25 +135,22 @@ export interface PackContext {
   maxFileBytes: number;
 }
 
-/** Lists a skill folder's other files; stores the text of those that are UTF-8 and small enough. */
+/**
+ * Lists a skill folder's other files; stores the text of those that are UTF-8 and small enough.
+ * Binary files (images, fonts, archives in `assets/`) are listed quietly, as in an attachable pack:
+ * the spec expects them, and there is nothing to fix.
+ */
 export function bundleFiles(ctx: PackContext, dir: string, members: readonly Member[]) {
   const files: BundledSkill["files"] = [];
   const texts: [string, string][] = [];
   for (const { rel, file } of members) {
     const path = rel.slice(dir.length + 1);
-    const { bytes, sha256, text: decoded } = fileFacts(file.content);
+    const { bytes, sha256, text } = fileFacts(file.content);
     files.push({ path, bytes, sha256 });
-    const text = bytes > ctx.maxFileBytes ? undefined : decoded;
-    if (text === undefined) {
-      ctx.problems.add(
-        "warning",
-        file.path,
-        "file",
-        `${bytes} bytes is over the ${ctx.maxFileBytes}-byte limit; listed, not stored`,
-      );
-    } else if (text === null) {
-      ctx.problems.add("warning", file.path, "file", "not UTF-8 text; listed, not stored");
-    } else texts.push([path, text]);
+    if (text !== null && bytes > ctx.maxFileBytes) {
+      const reason = `${bytes} bytes is over the ${ctx.maxFileBytes}-byte limit; listed, not stored`;
+      ctx.problems.add("warning", file.path, "file", reason);
+    } else if (text !== null) texts.push([path, text]);
   }
   return { files, texts };
 }
@@ -181,101 +164,6 @@ export function firstHeading(markdown: string): string | undefined {
     if (heading?.[1]) return heading[1];
   }
   return undefined;
-}
-
-/**
- * An Agent Skills folder: SKILL.md (frontmatter + instructions), an optional tools.json beside it, and
- * the files beside and below it.
- */
-export function readAgentSkill(
-  ctx: PackContext,
-  file: PackFile,
-  dir: string,
-  members: readonly Member[],
-): Draft | null {
-  const { problems } = ctx;
-  const text = definitionText(file, problems);
-  const split = text === null ? null : splitFrontmatter(text, file.path, problems);
-  if (split === "missing") {
-    const reason = "missing: SKILL.md starts with a --- block holding name and description";
-    problems.add("error", file.path, "frontmatter", reason, 1);
-  }
-  if (split === null || split === "missing") return null;
-  const { source, body } = split;
-  if (isRecord(source.value)) source.value = withoutNulls(source.value);
-  const data = check(AgentSkillFrontmatter, source, problems, "frontmatter");
-  if (!data) return null;
-  // Lenient like the agentskills.io client guide: cosmetic problems warn, the skill still loads.
-  const folder = baseOf(dir);
-  let name = data.name;
-  if (name === undefined && !AGENT_SKILL_NAME.test(folder)) {
-    problems.add(
-      "error",
-      file.path,
-      "name",
-      `missing, and the folder name "${folder}" ${AGENT_SKILL_NAME_RULE}`,
-    );
-    return null;
-  }
-  if (name === undefined) {
-    problems.add(
-      "warning",
-      file.path,
-      "name",
-      `missing; using the folder name "${folder}"`,
-      nearestLine(source, ["name"]),
-    );
-    name = folder;
-  } else if (name !== folder) {
-    const reason = `"${name}" differs from its folder "${folder}"; kept`;
-    problems.add("warning", file.path, "name", reason, source.lineOf(["name"]));
-  }
-  for (const [key, value] of Object.entries(data.metadata ?? {})) {
-    if (typeof value !== "string") {
-      const reason = "should be a string; kept as written";
-      problems.add("warning", file.path, `metadata.${key}`, reason, source.lineOf(["metadata", key]));
-    }
-  }
-  const description = data.description?.trim();
-  if (!description) {
-    problems.add(
-      "warning",
-      file.path,
-      "description",
-      "missing; skill skipped",
-      nearestLine(source, ["description"]),
-    );
-    return null;
-  }
-  const markdown = body.replace(/^\s*\n/, "").trimEnd();
-  const toolsFile = members.find((m) => m.rel === `${dir}/tools.json`);
-  const tools = toolsFile && readToolsJson(toolsFile.file, { kind: "skill", name }, problems);
-  const { files, texts } = bundleFiles(
-    ctx,
-    dir,
-    members.filter((m) => m !== toolsFile),
-  );
-  const extra = Object.entries(data).filter(([key]) => key !== "name" && key !== "description");
-  const skill: SkillDraft = {
-    id: `${ctx.pack}/${name}`,
-    name,
-    pack: ctx.pack,
-    title: firstHeading(markdown) ?? name,
-    description,
-    trigger: description,
-    task_type: null,
-    tags: [],
-    steps: [],
-    body: markdown,
-    preconditions: [],
-    failure_modes: [],
-    files,
-    origin: "agent_skills",
-    tools: tools?.tools ?? [],
-    source: file.path,
-    extra: sortedRecord(Object.fromEntries(extra)),
-  };
-  return { skill, texts, line: source.lineOf(["name"]), tools };
 }
 
 /** `api/pagination/cursor_loop.skill.yaml` → `api.pagination.cursor_loop` (RFC v0.3 §3.2 naming). */
@@ -301,7 +189,7 @@ export function penguiflowDraft(
   line?: number,
 ): Draft | null {
   if (isRecord(source.value)) source.value = withoutNulls(source.value);
-  const data = check(PenguiflowSkill, source, ctx.problems, "skill");
+  const data = checkSkill(PenguiflowSkill, source, ctx.problems, "skill", PENGUIFLOW_ESSENTIAL);
   if (!data) return null;
   const name = data.name ?? `pack.${ctx.pack}.${slug}`;
   const extra = Object.entries(data).filter(([key]) => !PENGUIFLOW_COLUMNS.has(key));
@@ -336,7 +224,9 @@ export function readPenguiflow(
   format: "md" | "yaml" | "json" | "jsonl",
 ): Draft[] {
   const { file } = member;
-  const text = definitionText(file, ctx.problems);
+  // A file that cannot be read is no skill; one bad line of a .skill.jsonl skips only that line.
+  const skip = ctx.problems.demoted("skill skipped");
+  const text = definitionText(file, skip);
   if (text === null) return [];
   const slug = slugOf(member.rel);
   const one = (source: Source | null, notes = "") => {
@@ -345,22 +235,22 @@ export function readPenguiflow(
   };
   switch (format) {
     case "md": {
-      const split = splitFrontmatter(text, file.path, ctx.problems);
+      const split = splitFrontmatter(text, file.path, skip);
       if (split === "missing") {
         const reason = "missing: a .skill.md file starts with a --- block holding the skill's fields";
-        ctx.problems.add("error", file.path, "frontmatter", reason, 1);
+        skip.add("error", file.path, "frontmatter", reason, 1);
         return [];
       }
       return split ? one(split.source, split.body.trim()) : [];
     }
     case "yaml":
-      return one(parseYaml(text, file.path, 1, "yaml", ctx.problems));
+      return one(parseYaml(text, file.path, 1, "yaml", skip));
     case "json":
-      return one(parseJson(text, file.path, 1, ctx.problems));
+      return one(parseJson(text, file.path, 1, skip));
     case "jsonl":
       return text.split("\n").flatMap((line, i) => {
         if (line.trim() === "") return [];
-        const source = parseJson(line, file.path, i + 1, ctx.problems);
+        const source = parseJson(line, file.path, i + 1, skip);
         const draft = source && penguiflowDraft(ctx, source, `${slug}.${i + 1}`, "", i + 1);
         return draft ? [draft] : [];
       });

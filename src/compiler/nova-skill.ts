@@ -5,16 +5,21 @@ import {
   bundleFiles,
   type Draft,
   type Member,
+  NOVA_ESSENTIAL,
+  NOVA_SKILL_NAME,
+  NOVA_SKILL_NAME_RULE,
   NovaManifest,
   type PackContext,
   type SkillDraft,
 } from "./formats";
 import {
-  check,
+  checkSkill,
   definitionText,
   isRecord,
   nearestLine,
+  type Problems,
   parseYaml,
+  type Source,
   sortedRecord,
   withoutNulls,
 } from "./sources";
@@ -23,14 +28,33 @@ import { readToolsJson } from "./tools-json";
 /** The files of a Nova folder that make up the skill itself rather than being bundled with it. */
 const PARTS = ["manifest.yaml", "instructions.md", "tools.json", "config.yaml"];
 
-/** config.yaml: skill-specific defaults (ADR-014 §9), kept as `extra.config`. */
+/** config.yaml: skill-specific defaults (ADR-014 §9), kept as `extra.config`; ignored when unreadable. */
 function readConfig(ctx: PackContext, member: Member | undefined): Record<string, unknown> | undefined {
-  const text = member && definitionText(member.file, ctx.problems);
-  const source = member && text != null ? parseYaml(text, member.file.path, 1, "yaml", ctx.problems) : null;
+  const ignore = ctx.problems.demoted("config.yaml ignored");
+  const text = member && definitionText(member.file, ignore);
+  const source = member && text != null ? parseYaml(text, member.file.path, 1, "yaml", ignore) : null;
   if (!source || source.value === null) return undefined;
   if (isRecord(source.value)) return source.value;
-  ctx.problems.add("error", source.file, "config", "must be a mapping of settings", source.lineOf([]));
+  ignore.add("error", source.file, "config", "must be a mapping of settings", source.lineOf([]));
   return undefined;
+}
+
+/**
+ * What breaks ADR-014's rules but leaves the skill usable — a name off the pattern or other than the
+ * folder's, a description over 1024 characters — warns; the text is kept as written. Reported even
+ * when the skill is skipped for another reason, so one build lists every problem.
+ */
+function warnOnNameAndDescription(source: Source, folder: string, problems: Problems) {
+  const fields = isRecord(source.value) ? source.value : {};
+  const text = (key: string) => (typeof fields[key] === "string" ? fields[key].trim() : "");
+  const [name, description] = [text("name"), text("description")];
+  const warn = (field: string, reason: string) =>
+    problems.add("warning", source.file, field, reason, source.lineOf([field]));
+  if (name && !NOVA_SKILL_NAME.test(name))
+    warn("name", `"${name}" breaks ADR-014's rule (${NOVA_SKILL_NAME_RULE}); kept`);
+  if (name && name !== folder) warn("name", `"${name}" differs from its folder "${folder}"; kept`);
+  const length = [...description].length;
+  if (length > 1024) warn("description", `${length} characters is over 1024; kept whole`);
 }
 
 /**
@@ -48,13 +72,14 @@ export function readNovaSkill(
   members: readonly Member[],
 ): Draft | null {
   const { problems } = ctx;
+  const skip = problems.demoted("skill skipped");
   const part = (name: string) => members.find((m) => m.rel === `${dir}/${name}`);
-  const text = definitionText(manifest.file, problems);
-  const source = text === null ? null : parseYaml(text, manifest.file.path, 1, "yaml", problems);
+  const text = definitionText(manifest.file, skip);
+  const source = text === null ? null : parseYaml(text, manifest.file.path, 1, "yaml", skip);
   const instructions = part("instructions.md");
   if (!instructions) {
     const reason = "missing: a Nova skill folder holds instructions.md beside manifest.yaml";
-    problems.add("error", manifest.file.path, "instructions.md", reason);
+    skip.add("error", manifest.file.path, "instructions.md", reason);
   }
   const config = readConfig(ctx, part("config.yaml"));
   if (!source) return null;
@@ -62,18 +87,14 @@ export function readNovaSkill(
   if (isRecord(source.value)) {
     const fields = withoutNulls(source.value);
     // `version: 1.10` must stay "1.10", as in pack.yaml.
-    if (typeof fields.version === "number") fields.version = source.scalarSource("version");
+    if (typeof fields.version === "number") fields.version = source.scalarSource(["version"]);
     source.value = fields;
   }
-  const data = check(NovaManifest, source, problems, "manifest");
-  const body = instructions && definitionText(instructions.file, problems);
+  const data = checkSkill(NovaManifest, source, problems, "manifest", NOVA_ESSENTIAL);
+  warnOnNameAndDescription(source, baseOf(dir), problems);
+  const body = instructions && definitionText(instructions.file, skip);
   if (!data || !instructions || body == null) return null;
   const { name, description, version, author, tags, ...unknown } = data;
-  const folder = baseOf(dir);
-  if (name !== folder) {
-    const reason = `"${name}" differs from its folder "${folder}"; kept`;
-    problems.add("warning", manifest.file.path, "name", reason, source.lineOf(["name"]));
-  }
   if ("config" in unknown && config !== undefined) {
     const reason = "replaced by config.yaml";
     problems.add("warning", manifest.file.path, "config", reason, nearestLine(source, ["config"]));

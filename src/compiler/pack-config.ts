@@ -53,7 +53,7 @@ export function readPackConfig(folder: string, file: PackFile | undefined, probl
   if (isRecord(source.value)) {
     const fields = withoutNulls(source.value);
     // `version: 1.10` must stay "1.10", not become the number 1.1.
-    if (typeof fields.version === "number") fields.version = source.scalarSource("version");
+    if (typeof fields.version === "number") fields.version = source.scalarSource(["version"]);
     for (const key of Object.keys(fields).filter((k) => !(k in PackConfigFile.shape)))
       problems.add("warning", source.file, key, "unknown field; ignored", source.lineOf([key]));
     source.value = fields;

@@ -10,12 +10,28 @@ import type { PackFile, PackProblem } from "./problems";
 export type Path = readonly PropertyKey[];
 
 export class Problems {
-  readonly errors: PackProblem[] = [];
-  readonly warnings: PackProblem[] = [];
+  constructor(
+    readonly errors: PackProblem[] = [],
+    readonly warnings: PackProblem[] = [],
+    /** Set on a demoted view: what is given up instead of failing the build. */
+    private readonly consequence?: string,
+  ) {}
+
   add(level: "error" | "warning", file: string, field: string, reason: string, line?: number): void {
-    (level === "error" ? this.errors : this.warnings).push(
-      line === undefined ? { file, field, reason } : { file, line, field, reason },
+    const demote = level === "error" && this.consequence !== undefined;
+    const text = demote ? `${reason}; ${this.consequence}` : reason;
+    (level === "error" && !demote ? this.errors : this.warnings).push(
+      line === undefined ? { file, field, reason: text } : { file, line, field, reason: text },
     );
+  }
+
+  /**
+   * The same lists, with what would be an error reported as a warning that ends with what is given
+   * up (`; skill skipped`, `; tool left out`): a problem in one skill or tool never fails the build
+   * (agentskills.io client guide, "Lenient validation").
+   */
+  demoted(consequence: string): Problems {
+    return new Problems(this.errors, this.warnings, consequence);
   }
 }
 
@@ -25,7 +41,7 @@ export interface Source {
   value: unknown;
   lineOf(path: Path): number | undefined;
   /** The text a scalar was written as (`version: 1.10` is the number 1.1 but was written "1.10"). */
-  scalarSource(key: string): string | undefined;
+  scalarSource(path: Path): string | undefined;
 }
 
 export const fieldName = (path: Path) =>
@@ -103,6 +119,39 @@ export function check<T>(
   return undefined;
 }
 
+/**
+ * Validates a skill definition leniently: a problem with the value as a whole or with one of the
+ * `essential` fields skips the skill; a problem with another field drops that field. Every problem
+ * is a warning naming what was given up; undefined when the skill is skipped.
+ */
+export function checkSkill<T>(
+  schema: z.ZodType<T>,
+  source: Source,
+  problems: Problems,
+  root: string,
+  essential: ReadonlySet<string>,
+): T | undefined {
+  const first = schema.safeParse(source.value, { error: plainMessages });
+  if (first.success) return first.data;
+  const fatal = (issue: z.core.$ZodIssue) => issue.path.length === 0 || essential.has(String(issue.path[0]));
+  const skip = problems.demoted("skill skipped");
+  const ignore = problems.demoted("ignored");
+  for (const issue of first.error.issues) {
+    const field = fieldName(issue.path) || root;
+    (fatal(issue) ? skip : ignore).add(
+      "error",
+      source.file,
+      field,
+      issue.message,
+      nearestLine(source, issue.path),
+    );
+  }
+  if (first.error.issues.some(fatal) || !isRecord(source.value)) return undefined;
+  const dropped = new Set(first.error.issues.map((issue) => String(issue.path[0])));
+  const rest = Object.fromEntries(Object.entries(source.value).filter(([key]) => !dropped.has(key)));
+  return check(schema, { ...source, value: rest }, skip, root);
+}
+
 /** The part of a source at `path`, with lines still looked up in the whole file. */
 export function within(source: Source, path: Path, value: unknown): Source {
   return {
@@ -158,8 +207,8 @@ export function parseYaml(
       const offset = offsetOf(doc, path);
       return offset === undefined ? undefined : lineAt(offset);
     },
-    scalarSource: (key) => {
-      const node = doc.get(key, true);
+    scalarSource: (path) => {
+      const node = doc.getIn(path, true);
       return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
     },
   };
@@ -214,10 +263,45 @@ export function splitFrontmatter(
     problems.add("error", file, "frontmatter", "not closed: add a line with --- after the fields", 1);
     return null;
   }
-  const source = parseYaml(lines.slice(1, end).join("\n"), file, 2, "frontmatter", problems);
+  const yaml = lines.slice(1, end).join("\n");
+  const first = new Problems();
+  const parsed = parseYaml(yaml, file, 2, "frontmatter", first);
+  const source = parsed ?? unquotedColons(yaml, file, problems);
+  // The first reading's warnings when it parsed; its errors too when nothing did.
+  for (const e of source ? [] : first.errors) problems.add("error", e.file, e.field, e.reason, e.line);
+  for (const w of parsed || !source ? first.warnings : [])
+    problems.add("warning", w.file, w.field, w.reason, w.line);
   if (!source) return null;
   if (source.value === null || source.value === undefined) source.value = {};
   return { source, body: lines.slice(end + 1).join("\n") };
+}
+
+/** `key: value` at the top level, with a plain value (not quoted, a block, a flow or a tag). */
+const TOP_LEVEL_PLAIN = /^([A-Za-z0-9_-]+):[ \t]+([^\s"'|>[{&*!#%@`].*)$/;
+
+/**
+ * Frontmatter written for lenient parsers often holds `description: Use when: …`, which YAML
+ * refuses ("Nested mappings are not allowed in compact mappings"). As the agentskills.io client guide
+ * suggests, such values are read again as quoted text, with a warning. Null when there is no such
+ * value or the text still does not parse (the caller then reports the first reading's problems).
+ */
+function unquotedColons(yaml: string, file: string, problems: Problems): Source | null {
+  const quoted: { key: string; line: number }[] = [];
+  const repaired = yaml.split("\n").map((line, i) => {
+    const [match, key = "", value = ""] = TOP_LEVEL_PLAIN.exec(line.trimEnd()) ?? [];
+    if (match === undefined || !/:(\s|$)/.test(value)) return line;
+    quoted.push({ key, line: i + 2 });
+    return `${key}: ${JSON.stringify(value)}`;
+  });
+  const retry = new Problems();
+  const source = quoted.length > 0 ? parseYaml(repaired.join("\n"), file, 2, "frontmatter", retry) : null;
+  if (!source) return null;
+  for (const { key, line } of quoted) {
+    const reason = 'a plain value may not hold ": " in YAML; read as quoted text';
+    problems.add("warning", file, key, reason, line);
+  }
+  for (const w of retry.warnings) problems.add("warning", w.file, w.field, w.reason, w.line);
+  return source;
 }
 
 // ── Text and bytes ───────────────────────────────────────────────────────────────────────────────

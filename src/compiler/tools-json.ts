@@ -51,7 +51,8 @@ function recordsOf(source: Source, problems: Problems): { list: unknown[]; at: P
 /**
  * The record as the catalog takes it: `namespace` is dropped (the owner namespaces pack tools) and
  * other unknown keys — the spec's local execution fields `command`, `args`, `timeout_ms`… — move
- * into `extra`, so nothing an author wrote is lost.
+ * into `extra`, so nothing an author wrote is lost. Null when a key is written both inside and
+ * outside `extra`: which one the tool runs with cannot be guessed.
  */
 function asRecord(
   item: Record<string, unknown>,
@@ -76,10 +77,12 @@ function asRecord(
   }
   if (Object.keys(moved).length > 0 && (record.extra === undefined || isRecord(record.extra))) {
     const extra = (record.extra ?? {}) as Record<string, unknown>;
-    for (const key of Object.keys(moved).filter((k) => k in extra)) {
-      const reason = `also set in extra.${key}; keep one`;
+    const twice = Object.keys(moved).filter((k) => k in extra);
+    for (const key of twice) {
+      const reason = `also set in extra.${key}: keep one`;
       problems.add("error", source.file, field(key), reason, source.lineOf([key]));
     }
+    if (twice.length > 0) return null;
     record.extra = sortedRecord({ ...moved, ...extra });
   }
   return record;
@@ -87,18 +90,21 @@ function asRecord(
 
 /**
  * Validates a tools.json: `[{…}, …]` or `{ "tools": [{…}, …] }`, each a tool record. The owner's
- * name checks the namespaced names; tools with problems are left out.
+ * name checks the namespaced names. Problems are warnings: a tool with one is left out, and a file
+ * that is not a list of records brings no tools; the pack or skill still loads.
  *
  * @example
  * const content = '[{"name": "restart", "description": "Restart it."}]';
  * readToolsJson({ path: "ops/tools.json", content }, { kind: "pack", name: "ops" }, new Problems())
  *   .tools; // [{ name: "restart", description: "Restart it." }]
  */
-export function readToolsJson(file: PackFile, owner: ToolOwner, problems: Problems): ToolsFile {
+export function readToolsJson(file: PackFile, owner: ToolOwner, all: Problems): ToolsFile {
   const out: ToolsFile = { file: file.path, tools: [], places: [] };
-  const text = definitionText(file, problems);
-  const source = text === null ? null : parseJson(text, file.path, 1, problems);
-  const records = source && recordsOf(source, problems);
+  const none = all.demoted("no tools loaded from this file");
+  const problems = all.demoted("tool left out");
+  const text = definitionText(file, none);
+  const source = text === null ? null : parseJson(text, file.path, 1, none);
+  const records = source && recordsOf(source, none);
   if (!source || !records) return out;
   const firstLine = new Map<string, number | undefined>();
   records.list.forEach((item, i) => {
@@ -111,6 +117,7 @@ export function readToolsJson(file: PackFile, owner: ToolOwner, problems: Proble
     }
     const located = within(source, path, item);
     located.value = asRecord(item, located, i, owner, problems);
+    if (located.value === null) return;
     const parsed = check(ToolRecord, located, problems, `tools[${i}]`, ["tools", i]);
     if (!parsed) return;
     const nameLine = located.lineOf(["name"]);

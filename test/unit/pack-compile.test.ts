@@ -1,8 +1,9 @@
 /// <reference types="vite/client" />
-// The pack compiler: every skill format, attachable packs and their tools, every invalid case's
-// message, warnings, hashes, determinism.
+// The pack compiler: every skill format, attachable packs and their tools, what a real skills
+// repository holds, every problem's message (warning or error), strict mode, hashes, determinism.
 import { describe, expect, it } from "vitest";
 import { compilePacks, formatProblem, type PackFile } from "../../src/compiler/compile";
+import { applyStrict, buildOptions } from "../../src/compiler/strict";
 import type { BundledSkill } from "../../src/packs/bundle";
 import { canonicalJson, sha256Hex } from "../../src/search/hash";
 
@@ -46,6 +47,9 @@ const fixture = (path: string) => {
   return { content, bytes: new TextEncoder().encode(content).length, sha256: sha256Hex(content) };
 };
 
+/** A public skills repository's kind of content (test/fixtures/packs/real-world), compiled. */
+const realWorld = () => compilePacks(fixtures("real-world"));
+
 const VALID = [
   "agent-skills",
   "skill-md",
@@ -62,7 +66,9 @@ const VALID = [
 describe("each skill format loads as one normalized record", () => {
   it("an Agent Skills folder keeps its body, its frontmatter extras and its bundled file", () => {
     const { bundle, warnings } = compileClean(fixtures("agent-skills"));
-    expect(warnings).toEqual([]);
+    expect(warnings.map(formatProblem)).toEqual([
+      "agent-skills/pdf-forms/SKILL.md:8 — x-owner — not an Agent Skills field; kept in extra",
+    ]);
     const reference = "# Field types\n\nText, checkbox, radio, choice.\n";
     expect(bundle.skills).toEqual([
       {
@@ -410,23 +416,26 @@ describe("a pack with an entry doc can be attached", () => {
     expect(entryOf(all.filter((f) => f.path.startsWith("p/docs/")))).toBeUndefined();
   });
 
-  it("an entry doc that is named or needed must have name and description", () => {
+  it("an entry in pack.yaml that names no doc of the pack fails the build", () => {
+    expect(messages([{ path: "p/pack.yaml", content: "version: '1'\nentry: docs/missing.md\n" }])).toEqual({
+      errors: ['p/pack.yaml:2 — entry — "docs/missing.md" is not a doc of this pack'],
+      warnings: [],
+    });
+    expect(messages([{ path: "p/pack.yaml", content: "entry: ../outside.md\n" }]).errors).toEqual([
+      "p/pack.yaml:1 — entry — must be a path inside the pack, like docs/guide.md",
+    ]);
+  });
+
+  it("an entry doc without name and description leaves the pack unattachable, with a warning", () => {
     const cases: [PackFile[], string[]][] = [
-      [
-        [{ path: "p/pack.yaml", content: "version: '1'\nentry: docs/missing.md\n" }],
-        ['p/pack.yaml:2 — entry — "docs/missing.md" is not a doc of this pack'],
-      ],
-      [
-        [{ path: "p/pack.yaml", content: "entry: ../outside.md\n" }],
-        ["p/pack.yaml:1 — entry — must be a path inside the pack, like docs/guide.md"],
-      ],
       [
         [
           { path: "p/pack.yaml", content: "entry: guide.md\n" },
           { path: "p/guide.md", content: "# Guide\n" },
         ],
         [
-          "p/guide.md:1 — frontmatter — missing: the entry doc named in pack.yaml starts with a --- block holding name and description",
+          "p/guide.md — file — not a skill file (*.skill.md|yaml|yml|json|jsonl, or a folder with SKILL.md or manifest.yaml); ignored",
+          "p/guide.md:1 — frontmatter — missing: the entry doc named in pack.yaml starts with a --- block holding name and description; the pack is not attachable",
         ],
       ],
       [
@@ -435,22 +444,42 @@ describe("a pack with an entry doc can be attached", () => {
           { path: "p/tools.json", content: '[{"name": "t", "description": "d"}]' },
         ],
         [
-          "p/README.md:1 — frontmatter — missing: a pack with tools.json needs an entry doc that starts with a --- block holding name and description",
+          "p/README.md:1 — frontmatter — missing: a pack with tools.json needs an entry doc that starts with a --- block holding name and description; the pack is not attachable and its tools are not loaded",
         ],
       ],
       [
         [{ path: "p/README.md", content: "---\nname: ops\ntitle: Ops\n---\n# Ops\n" }],
-        ["p/README.md:2 — description — is required"],
+        ["p/README.md:2 — description — is required; the pack is not attachable"],
       ],
       [
         [{ path: "p/SKILL.md", content: "---\nname: '  '\ndescription: 3\n---\n" }],
-        ["p/SKILL.md:2 — name — must be a non-empty string", "p/SKILL.md:3 — description — must be a string"],
+        [
+          "p/SKILL.md:2 — name — must be a non-empty string; the pack is not attachable",
+          "p/SKILL.md:3 — description — must be a string; the pack is not attachable",
+        ],
       ],
     ];
-    for (const [files, errors] of cases) expect(messages(files).errors).toEqual(errors);
+    for (const [files, warnings] of cases) {
+      const { bundle, errors } = compilePacks(files);
+      expect(messages(files)).toEqual({ errors: [], warnings });
+      expect(errors).toEqual([]);
+      expect(bundle.packs[0]).toMatchObject({ capability: null, tools: [] });
+    }
   });
 
-  it("pack files over the size limit are listed but not readable; an entry doc over it fails", () => {
+  it("an entry doc past the SKILL.md limits is kept whole, with a warning", () => {
+    const description = "d".repeat(1025);
+    const { bundle, warnings } = compileClean([
+      { path: "p/SKILL.md", content: `---\nname: ${"n".repeat(65)}\ndescription: ${description}\n---\n` },
+    ]);
+    expect(warnings.map(formatProblem)).toEqual([
+      "p/SKILL.md:2 — name — 65 characters is over the spec's 64; kept whole",
+      "p/SKILL.md:3 — description — 1025 characters is over the spec's 1024; kept whole",
+    ]);
+    expect(bundle.packs[0]?.capability).toMatchObject({ name: "n".repeat(65), description });
+  });
+
+  it("pack files over the size limit are listed but not readable; an entry doc over it leaves the pack unattachable", () => {
     const files: PackFile[] = [
       { path: "p/README.md", content: "---\nname: p\ndescription: d\n---\n" },
       { path: "p/big.txt", content: "x".repeat(40) },
@@ -470,9 +499,15 @@ describe("a pack with an entry doc can be attached", () => {
       ["s/SKILL.md", true],
       ["s/big.txt", false],
     ]);
-    expect(compilePacks(files, { maxFileBytes: 20 }).errors.map(formatProblem)).toEqual([
-      "p/README.md — file — 31 bytes is over the 20-byte limit for an entry doc",
+    const tooBig = compilePacks(files, { maxFileBytes: 20 });
+    expect(tooBig.errors).toEqual([]);
+    expect(tooBig.warnings.map(formatProblem)).toEqual([
+      "p/README.md — file — 31 bytes is over the 20-byte limit for an entry doc; the pack is not attachable",
+      "p/big.txt — file — not a skill file (*.skill.md|yaml|yml|json|jsonl, or a folder with SKILL.md or manifest.yaml); ignored",
+      "p/s/big.txt — file — 40 bytes is over the 20-byte limit; listed, not stored",
     ]);
+    expect(tooBig.bundle.packs[0]?.capability).toBeNull();
+    expect(tooBig.bundle.skills.map((skill) => skill.id)).toEqual(["p/s"]);
   });
 });
 
@@ -482,7 +517,7 @@ describe("tools.json", () => {
     { path: `${pack}/tools.json`, content: tools },
   ];
 
-  it("names each wrong field of a tool, with its line", () => {
+  it("names each wrong field of a tool, with its line, and leaves that tool out", () => {
     const tools = [
       "[",
       '  { "name": "ok", "description": "Fine." },',
@@ -494,29 +529,36 @@ describe("tools.json", () => {
       "  42",
       "]",
     ].join("\n");
-    expect(messages(withTools(tools)).errors).toEqual([
-      "p/tools.json:3 — tools[1].description — is required",
-      "p/tools.json:4 — tools[1].name — must match ^[A-Za-z0-9_.:-]{1,128}$",
-      'p/tools.json:5 — tools[1].side_effects — must be one of "pure", "read", "write", "external", "stateful"',
-      "p/tools.json:6 — tools[1].tags — must be a list",
-      "p/tools.json:8 — tools[2] — must be a tool record (an object with name and description)",
-    ]);
+    expect(messages(withTools(tools))).toEqual({
+      errors: [],
+      warnings: [
+        "p/tools.json:3 — tools[1].description — is required; tool left out",
+        "p/tools.json:4 — tools[1].name — must match ^[A-Za-z0-9_.:-]{1,128}$; tool left out",
+        'p/tools.json:5 — tools[1].side_effects — must be one of "pure", "read", "write", "external", "stateful"; tool left out',
+        "p/tools.json:6 — tools[1].tags — must be a list; tool left out",
+        "p/tools.json:8 — tools[2] — must be a tool record (an object with name and description); tool left out",
+      ],
+    });
+    expect(compilePacks(withTools(tools)).bundle.packs[0]?.tools.map((t) => t.name)).toEqual(["ok"]);
   });
 
-  it("is a list of tools or an object with a tools list; anything else fails", () => {
-    expect(messages(withTools('{\n  "tool": []\n}')).errors).toEqual([
-      'p/tools.json:1 — tools — must be a list of tool records, or { "tools": [ … ] }',
-    ]);
+  it("is a list of tools or an object with a tools list; anything else brings no tools", () => {
+    expect(messages(withTools('{\n  "tool": []\n}'))).toEqual({
+      errors: [],
+      warnings: [
+        'p/tools.json:1 — tools — must be a list of tool records, or { "tools": [ … ] }; no tools loaded from this file',
+      ],
+    });
     expect(messages(withTools('{\n  "tools": [],\n  "version": 2\n}'))).toEqual({
       errors: [],
       warnings: ["p/tools.json:3 — version — unknown field; ignored"],
     });
-    expect(messages(withTools('[\n  { "name": "a", }\n]')).errors).toEqual([
-      expect.stringMatching(/^p\/tools\.json:2 — json — invalid JSON: /),
+    expect(messages(withTools('[\n  { "name": "a", }\n]')).warnings).toEqual([
+      expect.stringMatching(/^p\/tools\.json:2 — json — invalid JSON: .*; no tools loaded from this file$/),
     ]);
   });
 
-  it("drops a namespace with a warning and does not let a field be set twice", () => {
+  it("drops a namespace with a warning and leaves out a tool with a field set twice", () => {
     const tools = [
       "[{",
       '  "name": "run",',
@@ -527,23 +569,25 @@ describe("tools.json", () => {
       "}]",
     ].join("\n");
     expect(messages(withTools(tools))).toEqual({
-      errors: ["p/tools.json:5 — tools[0].command — also set in extra.command; keep one"],
+      errors: [],
       warnings: [
         "p/tools.json:4 — tools[0].namespace — ignored: pack tools are namespaced by their pack",
         "p/tools.json:5 — tools[0].command — not a tool record field; kept in extra",
+        "p/tools.json:5 — tools[0].command — also set in extra.command: keep one; tool left out",
       ],
     });
+    expect(compilePacks(withTools(tools)).bundle.packs[0]?.tools).toEqual([]);
   });
 
   it("a tool's namespaced name <owner>__<name> must be a valid tool name", () => {
     const pack = "p".repeat(64);
     const tools = `[{ "name": "${"t".repeat(63)}", "description": "d" }]`;
-    expect(messages(withTools(tools, pack)).errors).toEqual([
-      `${pack}/tools.json:1 — tools[0].name — namespaced as "${pack}__${"t".repeat(63)}", which must match ^[A-Za-z0-9_.:-]{1,128}$ (at most 128 characters)`,
+    expect(messages(withTools(tools, pack)).warnings).toEqual([
+      `${pack}/tools.json:1 — tools[0].name — namespaced as "${pack}__${"t".repeat(63)}", which must match ^[A-Za-z0-9_.:-]{1,128}$ (at most 128 characters); tool left out`,
     ]);
   });
 
-  it("namespaced names are unique in the whole bundle, across packs and skills", () => {
+  it("namespaced names are unique in the whole bundle, across packs and skills: a clash fails", () => {
     const files: PackFile[] = [
       ...withTools('[{ "name": "restart", "description": "Restart the service." }]', "ops"),
       { path: "tools/ops/SKILL.md", content: "---\nname: ops\ndescription: Operate.\n---\n" },
@@ -578,102 +622,194 @@ describe("Nova skill folders", () => {
     expect(bundle.skills[0]?.files.map((f) => f.path)).toEqual(["tools.py"]);
   });
 
-  it("fail on a bad manifest or config, a root manifest.yaml, or a folder that is both kinds of skill", () => {
-    expect(messages(nova("name: onboard\ndescription: d\ntags: hr\n")).errors).toEqual([
-      "p/onboard/manifest.yaml:3 — tags — must be a list of strings",
+  it("warn on a bad optional field or config.yaml, a root manifest.yaml, or a folder with both kinds of skill", () => {
+    const badTags = nova("name: onboard\ndescription: d\ntags: hr\n");
+    expect(messages(badTags)).toEqual({
+      errors: [],
+      warnings: ["p/onboard/manifest.yaml:3 — tags — must be a list of strings; ignored"],
+    });
+    expect(compilePacks(badTags).bundle.skills[0]).toMatchObject({ id: "p/onboard", tags: [] });
+    const badConfig = nova("name: onboard\ndescription: d\n", [
+      { path: "p/onboard/config.yaml", content: "- a\n" },
     ]);
-    expect(
-      messages(nova("name: onboard\ndescription: d\n", [{ path: "p/onboard/config.yaml", content: "- a\n" }]))
-        .errors,
-    ).toEqual(["p/onboard/config.yaml:1 — config — must be a mapping of settings"]);
-    expect(messages([{ path: "p/manifest.yaml", content: "name: p\ndescription: d\n" }]).errors).toEqual([
-      "p/manifest.yaml — file — manifest.yaml belongs in a Nova skill folder inside the pack (<pack>/<skill>/manifest.yaml)",
+    expect(messages(badConfig).warnings).toEqual([
+      "p/onboard/config.yaml:1 — config — must be a mapping of settings; config.yaml ignored",
     ]);
+    expect(compilePacks(badConfig).bundle.skills[0]?.extra).toEqual({});
+    expect(messages([{ path: "p/manifest.yaml", content: "name: p\ndescription: d\n" }])).toEqual({
+      errors: [],
+      warnings: [
+        "p/manifest.yaml — file — manifest.yaml belongs in a Nova skill folder inside the pack (<pack>/<skill>/manifest.yaml); ignored",
+      ],
+    });
     const both = nova("name: onboard\ndescription: d\n", [
       { path: "p/onboard/SKILL.md", content: "---\nname: onboard\ndescription: d\n---\n" },
     ]);
-    expect(messages(both).errors).toEqual([
-      "p/onboard/manifest.yaml — file — a skill folder holds SKILL.md (Agent Skills) or manifest.yaml (Nova), not both",
+    expect(messages(both)).toEqual({
+      errors: [],
+      warnings: [
+        "p/onboard/manifest.yaml — file — a skill folder holds SKILL.md (Agent Skills) or manifest.yaml (Nova), not both; manifest.yaml ignored",
+      ],
+    });
+    expect(compilePacks(both).bundle.skills.map((skill) => skill.origin)).toEqual(["agent_skills"]);
+  });
+
+  it("keep a name off ADR-014's pattern and a description over 1024 characters, with warnings", () => {
+    const description = "d".repeat(1100);
+    const { bundle, warnings } = compileClean(nova(`name: Onboard\ndescription: ${description}\n`));
+    expect(warnings.map(formatProblem)).toEqual([
+      'p/onboard/manifest.yaml:1 — name — "Onboard" breaks ADR-014\'s rule (1–64 lowercase letters, digits, _ and -, starting with a letter or digit); kept',
+      'p/onboard/manifest.yaml:1 — name — "Onboard" differs from its folder "onboard"; kept',
+      "p/onboard/manifest.yaml:2 — description — 1100 characters is over 1024; kept whole",
     ]);
+    expect(bundle.skills[0]).toMatchObject({ id: "p/Onboard", description });
   });
 });
 
-describe("invalid packs fail with file:line — field — reason", () => {
+describe("a problem in one skill or tool skips only that, with a warning", () => {
   it.each([
-    ["invalid-missing-trigger", "invalid-missing-trigger/no_trigger.skill.yaml:1 — trigger — is required"],
-    [
-      "invalid-empty-steps",
-      "invalid-empty-steps/no_steps.skill.md:3 — steps — must be a non-empty list of strings",
-    ],
-    [
-      "invalid-bad-name",
-      "invalid-bad-name/pdf-forms/SKILL.md:2 — name — must be 1–64 lowercase letters, digits and single hyphens, with no hyphen at either end",
-    ],
-    [
-      "invalid-frontmatter",
-      "invalid-frontmatter/broken/SKILL.md:3 — frontmatter — Nested mappings are not allowed in compact mappings",
-    ],
-    [
-      "invalid-duplicate",
-      'invalid-duplicate/second.skill.json:1 — name — duplicate skill id "invalid-duplicate/pack.dup.same" (first defined in invalid-duplicate/first.skill.yaml:1)',
-    ],
+    {
+      pack: "invalid-missing-trigger",
+      warnings: ["invalid-missing-trigger/no_trigger.skill.yaml:1 — trigger — is required; skill skipped"],
+      skills: [],
+    },
+    {
+      pack: "invalid-empty-steps",
+      warnings: [
+        "invalid-empty-steps/no_steps.skill.md:3 — steps — must be a non-empty list of strings; skill skipped",
+      ],
+      skills: [],
+    },
+    {
+      pack: "invalid-bad-name",
+      warnings: [
+        'invalid-bad-name/pdf-forms/SKILL.md:2 — name — "PDF_Forms" breaks the spec\'s rule (1–64 lowercase letters or digits of any script and single hyphens, with no hyphen at either end); kept',
+        'invalid-bad-name/pdf-forms/SKILL.md:2 — name — "PDF_Forms" differs from its folder "pdf-forms"; kept',
+      ],
+      skills: ["invalid-bad-name/PDF_Forms"],
+    },
+    {
+      pack: "invalid-frontmatter",
+      warnings: [
+        'invalid-frontmatter/broken/SKILL.md:3 — description — a plain value may not hold ": " in YAML; read as quoted text',
+      ],
+      skills: ["invalid-frontmatter/broken"],
+    },
+    {
+      pack: "invalid-duplicate",
+      warnings: [
+        'invalid-duplicate/second.skill.json:1 — name — duplicate skill id "invalid-duplicate/pack.dup.same" (first defined in invalid-duplicate/first.skill.yaml:1); skill skipped',
+      ],
+      skills: ["invalid-duplicate/pack.dup.same"],
+    },
+    {
+      pack: "invalid-entry-frontmatter",
+      warnings: [
+        "invalid-entry-frontmatter/SKILL.md:1 — frontmatter — missing: a pack's root SKILL.md is its entry doc and starts with a --- block holding name and description; the pack is not attachable",
+      ],
+      skills: [],
+    },
+    {
+      pack: "invalid-tools-schema",
+      warnings: [
+        'invalid-tools-schema/tools.json:12 — tools[1].input_schema.type — must be a JSON Schema with type "object"; tool left out',
+      ],
+      skills: [],
+      tools: ["queue_depth"],
+    },
+    {
+      pack: "invalid-tools-duplicate",
+      warnings: [
+        'invalid-tools-duplicate/tools.json:5 — tools[2].name — duplicate tool "restart_worker" (first at line 3); tool left out',
+      ],
+      skills: [],
+      tools: ["restart_worker", "scale_workers"],
+    },
+    {
+      pack: "invalid-tools-no-entry",
+      warnings: [
+        "invalid-tools-no-entry/tools.json — file — no entry doc: tools need an attachable pack (add SKILL.md or README.md with name and description frontmatter, or set entry in pack.yaml); tools not loaded",
+      ],
+      skills: ["invalid-tools-no-entry/pack.invalid-tools-no-entry.notes.cleanup"],
+    },
+    {
+      pack: "invalid-nova-no-instructions",
+      warnings: [
+        "invalid-nova-no-instructions/payroll/manifest.yaml — instructions.md — missing: a Nova skill folder holds instructions.md beside manifest.yaml; skill skipped",
+      ],
+      skills: [],
+    },
+    {
+      pack: "invalid-nova-manifest",
+      warnings: [
+        "invalid-nova-manifest/onboarding/manifest.yaml:1 — description — is required; skill skipped",
+        'invalid-nova-manifest/onboarding/manifest.yaml:1 — name — "Employee Onboarding" breaks ADR-014\'s rule (1–64 lowercase letters, digits, _ and -, starting with a letter or digit); kept',
+        'invalid-nova-manifest/onboarding/manifest.yaml:1 — name — "Employee Onboarding" differs from its folder "onboarding"; kept',
+      ],
+      skills: [],
+    },
+    {
+      pack: "invalid-jsonl",
+      warnings: [
+        "invalid-jsonl/lines.skill.jsonl:2 — json — invalid JSON: Unexpected end of JSON input; skill skipped",
+        "invalid-jsonl/lines.skill.jsonl:3 — steps — is required; skill skipped",
+      ],
+      skills: ["invalid-jsonl/pack.invalid-jsonl.lines.1"],
+    },
+  ])("$pack", ({ pack, warnings, skills, tools = [] }) => {
+    const { bundle } = compilePacks(fixtures(pack));
+    expect(messages(fixtures(pack))).toEqual({ errors: [], warnings });
+    expect(bundle.skills.map((s) => s.id)).toEqual(skills);
+    expect(bundle.packs.flatMap((p) => p.tools.map((t) => t.name))).toEqual(tools);
+  });
+
+  it("collects every problem of every pack instead of stopping at the first", () => {
+    const { errors, warnings } = compilePacks(FIXTURES.filter((f) => f.path.startsWith("invalid-")));
+    expect(errors).toHaveLength(2);
+    expect(warnings).toHaveLength(16);
+  });
+
+  it("names each wrong field of a skill, with its line: an essential one skips it, another is dropped", () => {
+    const content = "trigger: 42\nsteps:\n  - Fine.\n  - [nested]\ntags: solo\n";
+    expect(messages([{ path: "p/a.skill.yaml", content }]).warnings).toEqual([
+      "p/a.skill.yaml:1 — trigger — must be a string; skill skipped",
+      "p/a.skill.yaml:4 — steps[1] — must be a string; skill skipped",
+      "p/a.skill.yaml:5 — tags — must be a list of strings; ignored",
+    ]);
+    const usable = "trigger: t\nsteps: [s]\ntags: solo\nname: a/b\n";
+    const { bundle, warnings } = compileClean([{ path: "p/a.skill.yaml", content: usable }]);
+    expect(warnings.map(formatProblem)).toEqual([
+      "p/a.skill.yaml:3 — tags — must be a list of strings; ignored",
+      "p/a.skill.yaml:4 — name — must be 1–128 letters, digits, _ . : and - (no /); ignored",
+    ]);
+    expect(bundle.skills[0]).toMatchObject({ name: "pack.p.a", tags: [] });
+  });
+
+  it("SKILL.md and .skill.md files without frontmatter are skipped", () => {
+    expect(
+      messages([
+        { path: "p/s/SKILL.md", content: "# Just markdown\n" },
+        { path: "p/x.skill.md", content: "---\ntrigger: t\nsteps: [a]\n" },
+      ]),
+    ).toEqual({
+      errors: [],
+      warnings: [
+        "p/s/SKILL.md:1 — frontmatter — missing: SKILL.md starts with a --- block holding name and description; skill skipped",
+        "p/x.skill.md:1 — frontmatter — not closed: add a line with --- after the fields; skill skipped",
+      ],
+    });
+  });
+});
+
+describe("what cannot be bundled fails the build", () => {
+  it.each([
     ["invalid-tenant-scope", "invalid-tenant-scope/pack.yaml:2 — tenant_id — required when scope is tenant"],
-    [
-      "invalid-entry-frontmatter",
-      "invalid-entry-frontmatter/SKILL.md:1 — frontmatter — missing: a pack's root SKILL.md is its entry doc and starts with a --- block holding name and description",
-    ],
-    [
-      "invalid-tools-schema",
-      'invalid-tools-schema/tools.json:12 — tools[1].input_schema.type — must be a JSON Schema with type "object"',
-    ],
-    [
-      "invalid-tools-duplicate",
-      'invalid-tools-duplicate/tools.json:5 — tools[2].name — duplicate tool "restart_worker" (first at line 3)',
-    ],
-    [
-      "invalid-tools-no-entry",
-      "invalid-tools-no-entry/tools.json — file — no entry doc: tools need an attachable pack (add SKILL.md or README.md with name and description frontmatter, or set entry in pack.yaml)",
-    ],
-    [
-      "invalid-nova-no-instructions",
-      "invalid-nova-no-instructions/payroll/manifest.yaml — instructions.md — missing: a Nova skill folder holds instructions.md beside manifest.yaml",
-    ],
     [
       "invalid-tool-collision",
       'invalid-tool-collision/tools.json:1 — tools[0].name — namespaced name "release__rollback" is already used by invalid-tool-collision/release/tools.json:1',
     ],
   ])("%s", (pack, message) => {
     expect(messages(fixtures(pack)).errors).toEqual([message]);
-  });
-
-  it("a Nova manifest names each wrong or missing field", () => {
-    expect(messages(fixtures("invalid-nova-manifest")).errors).toEqual([
-      "invalid-nova-manifest/onboarding/manifest.yaml:1 — name — must be 1–64 lowercase letters, digits, _ and - (starting with a letter or digit)",
-      "invalid-nova-manifest/onboarding/manifest.yaml:1 — description — is required",
-    ]);
-  });
-
-  it("a .skill.jsonl file reports each bad line by its number and keeps the good ones", () => {
-    const { bundle, errors } = compilePacks(fixtures("invalid-jsonl"));
-    expect(errors.map(formatProblem)).toEqual([
-      "invalid-jsonl/lines.skill.jsonl:2 — json — invalid JSON: Unexpected end of JSON input",
-      "invalid-jsonl/lines.skill.jsonl:3 — steps — is required",
-    ]);
-    expect(bundle.skills.map((s) => s.name)).toEqual(["pack.invalid-jsonl.lines.1"]);
-  });
-
-  it("collects every problem of every pack instead of stopping at the first", () => {
-    const invalid = FIXTURES.filter((f) => f.path.startsWith("invalid-"));
-    expect(compilePacks(invalid).errors).toHaveLength(16);
-  });
-
-  it("names each wrong field of a skill, with its line", () => {
-    const content = "trigger: 42\nsteps:\n  - Fine.\n  - [nested]\ntags: solo\n";
-    expect(messages([{ path: "p/a.skill.yaml", content }]).errors).toEqual([
-      "p/a.skill.yaml:1 — trigger — must be a string",
-      "p/a.skill.yaml:4 — steps[1] — must be a string",
-      "p/a.skill.yaml:5 — tags — must be a list of strings",
-    ]);
   });
 
   it("a project pack needs both ids, and scope and pack.yaml fields are checked", () => {
@@ -688,15 +824,18 @@ describe("invalid packs fail with file:line — field — reason", () => {
     ]);
   });
 
-  it("SKILL.md and .skill.md files without frontmatter are errors", () => {
+  it("two folders that name one pack fail, and so does a pack.yaml that does not parse", () => {
+    const skill = (pack: string) => ({ path: `${pack}/s.skill.yaml`, content: "trigger: t\nsteps: [s]\n" });
     expect(
       messages([
-        { path: "p/s/SKILL.md", content: "# Just markdown\n" },
-        { path: "p/x.skill.md", content: "---\ntrigger: t\nsteps: [a]\n" },
+        { path: "a/pack.yaml", content: "name: ops\n" },
+        { path: "b/pack.yaml", content: "name: ops\n" },
+        skill("a"),
+        skill("b"),
       ]).errors,
-    ).toEqual([
-      "p/s/SKILL.md:1 — frontmatter — missing: SKILL.md starts with a --- block holding name and description",
-      "p/x.skill.md:1 — frontmatter — not closed: add a line with --- after the fields",
+    ).toEqual(['b/pack.yaml — name — pack "ops" is already the pack in folder a']);
+    expect(messages([{ path: "p/pack.yaml", content: "scope: [tenant\n" }, skill("p")]).errors).toEqual([
+      expect.stringMatching(/^p\/pack\.yaml:\d+ — yaml — /),
     ]);
   });
 });
@@ -719,7 +858,7 @@ describe("warnings leave the build passing", () => {
     expect(bundle.packs.map((p) => p.name)).toEqual(["warn-no-description"]);
   });
 
-  it("bundled files over the size limit or not UTF-8 are listed but not stored", () => {
+  it("bundled files over the size limit are listed but not stored; binary files are listed quietly", () => {
     const files: PackFile[] = [
       { path: "p/s/SKILL.md", content: "---\nname: s\ndescription: d\n---\n" },
       { path: "p/s/assets/big.txt", content: "x".repeat(11) },
@@ -728,13 +867,10 @@ describe("warnings leave the build passing", () => {
     ];
     const { bundle, warnings } = compileClean(files);
     expect(Object.keys(bundle.files)).toEqual(["p/s/assets/big.txt", "p/s/assets/small.txt"]);
-    expect(warnings.map(formatProblem)).toEqual([
-      "p/s/assets/logo.png — file — not UTF-8 text; listed, not stored",
-    ]);
+    expect(warnings).toEqual([]);
     const limited = compilePacks(files, { maxFileBytes: 10 });
     expect(limited.warnings.map(formatProblem)).toEqual([
       "p/s/assets/big.txt — file — 11 bytes is over the 10-byte limit; listed, not stored",
-      "p/s/assets/logo.png — file — not UTF-8 text; listed, not stored",
     ]);
     expect(limited.bundle.skills[0]?.files.map((f) => [f.path, f.bytes])).toEqual([
       ["assets/big.txt", 11],
@@ -755,6 +891,236 @@ describe("warnings leave the build passing", () => {
       "p/notes.txt — file — not a skill file (*.skill.md|yaml|yml|json|jsonl, or a folder with SKILL.md or manifest.yaml); ignored",
       'p/pack.yaml:1 — pinned[0] — no skill named "ghost" in this pack',
     ]);
+  });
+});
+
+describe("real skill repositories load unmodified", () => {
+  // test/fixtures/packs/real-world is laid out like a public skills repository: a README, skills/
+  // with one folder per skill, and what such folders really hold.
+  const REAL_WORLD_WARNINGS = [
+    "real-world/THIRD_PARTY_NOTICES.md — file — not a skill file (*.skill.md|yaml|yml|json|jsonl, or a folder with SKILL.md or manifest.yaml); ignored",
+    "real-world/skills/brand-voice/SKILL.md:3 — description — 1068 characters is over the spec's 1024; kept whole",
+    'real-world/skills/broken-yaml/SKILL.md:5 — frontmatter — Missing closing "quote; skill skipped',
+    "real-world/skills/draft-skill/SKILL.md:2 — description — missing; skill skipped",
+    'real-world/skills/pdf/SKILL.md:8 — metadata.version — should be a string; read as "1.0"',
+    "real-world/skills/pdf/SKILL.md:10 — version — not an Agent Skills field; kept in extra",
+    "real-world/skills/pdf/SKILL.md:11 — disable-model-invocation — not an Agent Skills field; kept in extra",
+    "real-world/skills/pdf/reference.md — file — 300089 bytes is over the 262144-byte limit; listed, not stored",
+    'real-world/skills/report-writer/SKILL.md:2 — name — "write-report" differs from its folder "report-writer"; kept',
+    'real-world/skills/webapp-testing/SKILL.md:3 — description — a plain value may not hold ": " in YAML; read as quoted text',
+    "real-world/skills/webapp-testing/SKILL.md:4 — compatibility — 564 characters is over the spec's 500; kept",
+  ];
+  const skill = (name: string) => {
+    const found = realWorld().bundle.skills.find((s) => s.name === name);
+    if (!found) throw new Error(`no skill ${name}`);
+    return found;
+  };
+
+  it("every problem is a warning: what can be used loads, what cannot is skipped", () => {
+    const { bundle, errors, warnings } = realWorld();
+    expect(errors).toEqual([]);
+    expect(warnings.map(formatProblem)).toEqual(REAL_WORLD_WARNINGS);
+    expect(bundle.skills.map((s) => s.id)).toEqual([
+      "real-world/brand-voice",
+      "real-world/café-notes",
+      "real-world/pdf",
+      "real-world/webapp-testing",
+      "real-world/write-report",
+    ]);
+    expect(bundle.packs).toEqual([expect.objectContaining({ name: "real-world", capability: null })]);
+  });
+
+  it("a description over 1024 characters is kept whole, as the description and the trigger", () => {
+    const written = /^description: (.*)$/m.exec(
+      fixture("real-world/skills/brand-voice/SKILL.md").content,
+    )?.[1];
+    const brand = skill("brand-voice");
+    expect(brand.description).toHaveLength(1068);
+    expect(brand.description).toBe(written);
+    expect(brand.trigger).toBe(written);
+    expect(brand.extra).toEqual({ license: "Complete terms in LICENSE.txt" });
+  });
+
+  it("a name of Unicode lowercase letters loads like any other, with allowed-tools as a YAML list", () => {
+    expect(skill("café-notes")).toMatchObject({
+      id: "real-world/café-notes",
+      source: "real-world/skills/café-notes/SKILL.md",
+      title: "Café notes",
+      extra: { "allowed-tools": ["Read", "Write"], license: "MIT" },
+    });
+  });
+
+  it("the spec's optional fields and unknown ones are kept in extra; allowed-tools as a string too", () => {
+    expect(skill("pdf").extra).toEqual({
+      "allowed-tools": "Read Write Bash(python3:*)",
+      compatibility: "Requires Python 3.10+ with pypdf, and poppler-utils for pdftotext.",
+      "disable-model-invocation": false,
+      license: "Proprietary. LICENSE.txt has complete terms",
+      metadata: { author: "example-org", version: "1.0" },
+      version: "2.1.0",
+    });
+    expect(skill("webapp-testing").extra.compatibility).toHaveLength(564);
+  });
+
+  it("prose that says Read, Edit, Bash and Write is instructions, not tools", () => {
+    const pdf = skill("pdf");
+    expect(pdf.tools).toEqual([]);
+    expect(pdf.body).toContain("Read the whole document before you change anything. Edit a copy");
+    expect(pdf.body).toContain("Bash is fine for the helper scripts");
+  });
+
+  it("references folders deep, scripts and binary assets are bundled; a large reference is listed, not stored", () => {
+    const { bundle } = realWorld();
+    const reference = fixture("real-world/skills/pdf/reference.md");
+    expect(reference.bytes).toBeGreaterThan(256 * 1024);
+    const files = skill("pdf").files;
+    expect(files.map((f) => f.path)).toEqual([
+      "assets/logo.png",
+      "reference.md",
+      "references/forms/fields/types.md",
+      "scripts/check.sh",
+      "scripts/list_fields.py",
+    ]);
+    expect(files[1]).toEqual({ path: "reference.md", bytes: reference.bytes, sha256: reference.sha256 });
+    expect(Object.keys(bundle.files).filter((k) => k.startsWith("real-world/pdf/"))).toEqual([
+      "real-world/pdf/references/forms/fields/types.md",
+      "real-world/pdf/scripts/check.sh",
+      "real-world/pdf/scripts/list_fields.py",
+    ]);
+  });
+
+  it('a plain value holding ": " is read as quoted text', () => {
+    expect(skill("webapp-testing").description).toBe(
+      "Test local web applications with Playwright. Use when: the user wants to check a page, reproduce a UI bug or capture screenshots.",
+    );
+  });
+
+  it("names are read as the reference validator reads them: NFKC, any script, lowercase", () => {
+    const named = (folder: string, name: string) => {
+      const path = `p/${folder}/SKILL.md`;
+      const { bundle, warnings } = compileClean([
+        { path, content: `---\nname: ${name}\ndescription: d\n---\n` },
+      ]);
+      return { names: bundle.skills.map((s) => s.name), warnings: warnings.map(formatProblem) };
+    };
+    expect(named("café", "cafe\u0301")).toEqual({ names: ["café"], warnings: [] });
+    expect(named("技能", "技能")).toEqual({ names: ["技能"], warnings: [] });
+    expect(named("мой-навык", "мой-навык")).toEqual({ names: ["мой-навык"], warnings: [] });
+    const rule =
+      "1–64 lowercase letters or digits of any script and single hyphens, with no hyphen at either end";
+    expect(named("навык", "НАВЫК").warnings).toEqual([
+      `p/навык/SKILL.md:2 — name — "НАВЫК" breaks the spec's rule (${rule}); kept`,
+      'p/навык/SKILL.md:2 — name — "НАВЫК" differs from its folder "навык"; kept',
+    ]);
+    for (const bad of ["-pdf", "pdf-", "pdf--forms", "p".repeat(65)]) {
+      expect(named(bad, bad).warnings, bad).toEqual([
+        `p/${bad}/SKILL.md:2 — name — "${bad}" breaks the spec's rule (${rule}); kept`,
+      ]);
+    }
+  });
+
+  it("a SKILL.md without a name takes its folder's; with no usable folder name either, it is skipped", () => {
+    const files: PackFile[] = [
+      { path: "p/notes/SKILL.md", content: "---\ndescription: Take notes.\n---\n" },
+      { path: "p/My Notes/SKILL.md", content: "---\ndescription: Take notes.\n---\n" },
+      { path: "p/list/SKILL.md", content: "---\nname: [a, b]\ndescription: Take notes.\n---\n" },
+    ];
+    const { bundle, warnings } = compileClean(files);
+    expect(warnings.map(formatProblem)).toEqual([
+      'p/My Notes/SKILL.md:2 — name — missing, and the folder name "My Notes" is not 1–64 lowercase letters or digits of any script and single hyphens, with no hyphen at either end; skill skipped',
+      "p/list/SKILL.md:2 — name — must be a string; skill skipped",
+      'p/notes/SKILL.md:2 — name — missing; using the folder name "notes"',
+    ]);
+    expect(bundle.skills.map((s) => s.id)).toEqual(["p/notes"]);
+  });
+
+  it("frontmatter that is not a mapping skips the skill; optional fields of the wrong type are kept", () => {
+    const files: PackFile[] = [
+      { path: "p/list/SKILL.md", content: "---\n- a\n- b\n---\n" },
+      {
+        path: "p/odd/SKILL.md",
+        content:
+          "---\nname: odd\ndescription: 2048\nlicense: [MIT]\ncompatibility: 3\nmetadata: x\nallowed-tools: {a: 1}\n---\n",
+      },
+    ];
+    const { bundle, warnings } = compileClean(files);
+    expect(warnings.map(formatProblem)).toEqual([
+      "p/list/SKILL.md:2 — frontmatter — must be a mapping of fields; skill skipped",
+      "p/odd/SKILL.md:4 — license — should be a string; kept as written",
+      "p/odd/SKILL.md:5 — compatibility — should be a string; kept as written",
+      "p/odd/SKILL.md:6 — metadata — should be a mapping of strings; kept as written",
+      "p/odd/SKILL.md:7 — allowed-tools — should be a space-separated string of tool names or a list of them; kept as written",
+    ]);
+    expect(bundle.skills).toEqual([
+      expect.objectContaining({
+        id: "p/odd",
+        description: "2048",
+        extra: { "allowed-tools": { a: 1 }, compatibility: 3, license: ["MIT"], metadata: "x" },
+      }),
+    ]);
+  });
+
+  it("a skill's tools.json with a bad record leaves that tool out and keeps the skill", () => {
+    const { bundle, warnings } = compileClean([
+      { path: "p/ops/SKILL.md", content: "---\nname: ops\ndescription: Operate.\n---\n" },
+      {
+        path: "p/ops/tools.json",
+        content: '[\n  { "name": "restart", "description": "Restart." },\n  { "name": "stop" }\n]',
+      },
+    ]);
+    expect(warnings.map(formatProblem)).toEqual([
+      "p/ops/tools.json:3 — tools[1].description — is required; tool left out",
+    ]);
+    expect(bundle.skills[0]?.tools.map((t) => t.name)).toEqual(["restart"]);
+  });
+});
+
+describe("strict mode", () => {
+  it("--strict or TROVE_PACKS_STRICT turns it on; anything else unknown is refused", () => {
+    expect(buildOptions([], {})).toEqual({ strict: false });
+    expect(buildOptions(["--strict"], {})).toEqual({ strict: true });
+    for (const on of ["1", "true", "YES", "on"]) {
+      expect(buildOptions([], { TROVE_PACKS_STRICT: on }), on).toEqual({ strict: true });
+    }
+    for (const off of ["", "0", "false", "no", "Off"]) {
+      expect(buildOptions([], { TROVE_PACKS_STRICT: off }), off).toEqual({ strict: false });
+    }
+    expect(buildOptions(["--strict"], { TROVE_PACKS_STRICT: "0" })).toEqual({ strict: true });
+    expect(() => buildOptions([], { TROVE_PACKS_STRICT: "strict" })).toThrow(
+      'TROVE_PACKS_STRICT must be 1 or 0 (or true/false, yes/no, on/off), not "strict"',
+    );
+    expect(() => buildOptions(["--strcit"], {})).toThrow(
+      "unknown argument --strcit (the only one is --strict)",
+    );
+  });
+
+  it("turns every warning into an error, after the errors", () => {
+    const strict = applyStrict(realWorld(), true);
+    expect(strict.warnings).toEqual([]);
+    expect(strict.errors.map(formatProblem)).toEqual(realWorld().warnings.map(formatProblem));
+    const both = applyStrict(
+      compilePacks([...fixtures("real-world"), ...fixtures("invalid-tenant-scope")]),
+      true,
+    );
+    expect(both.errors.map(formatProblem)[0]).toBe(
+      "invalid-tenant-scope/pack.yaml:2 — tenant_id — required when scope is tenant",
+    );
+    expect(both.errors).toHaveLength(12);
+  });
+
+  it("changes nothing when off, and passes the packs Trove ships", () => {
+    const result = realWorld();
+    expect(applyStrict(result, false)).toEqual({ errors: result.errors, warnings: result.warnings });
+    const shipped = import.meta.glob<string>("../../packs/**/*", {
+      query: "?raw",
+      import: "default",
+      eager: true,
+    });
+    const files = Object.entries(shipped).map(([path, content]) => ({
+      path: path.replace("../../packs/", ""),
+      content,
+    }));
+    expect(applyStrict(compilePacks(files), true).errors).toEqual([]);
   });
 });
 
