@@ -3,9 +3,10 @@
 // personal data or secrets (Appendix C).
 
 import type { BundledPack, BundledSkill, BundledTool } from "../packs/bundle";
+import { globMatcher, type NameMatcher } from "../search/glob";
 import { visiblePacks } from "../skills/pack-upsert";
 import { redactPii } from "../skills/pii";
-import { redactToolNames } from "../skills/redact";
+import { redactToolNames, type TokenSite } from "../skills/redact";
 import { skillPolicy } from "../skills/skill-store";
 import { visibilityFor } from "../tools/policy";
 import { normalizeTool, qualifiedName } from "../tools/tool-record";
@@ -44,23 +45,61 @@ const TOOL_REF = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*/;
 
 export class TextGuard {
   #hidden: Set<string> | null = null;
+  /** Per owner object (a skill or pack of the bundle): its hidden set, made once per request. */
+  readonly #hiddenByOwner = new WeakMap<object, Set<string>>();
+  /** Per token: matched by the deny globs and no tool the model may use. */
+  readonly #deniedMemo = new Map<string, boolean>();
   readonly #visibility;
+  readonly #deny: NameMatcher;
+  /** Deny entries without `*` or `?`: exact tool names, the only ones a plain word can match. */
+  readonly #denyExact: ReadonlySet<string>;
+  readonly #hasDeny: boolean;
   readonly #searchVisible: boolean;
   readonly #pii: boolean;
 
   constructor(private readonly ctx: OpContext) {
     const config = ctx.config.get();
     this.#visibility = visibilityFor(config);
+    // Compiled once per glob list and cached (search/glob.ts): no regex is built per request.
+    this.#deny = globMatcher(config.policy.deny);
+    this.#denyExact = new Set(config.policy.deny.filter((p) => !/[*?]/.test(p)));
+    this.#hasDeny = config.policy.deny.length > 0;
     this.#searchVisible = this.#visibility.allowed("tool_search", "tool_search");
     this.#pii = config.skills.redact_pii;
   }
 
-  /** `text` as it may be shown: hidden tool names rewritten, then personal data redacted. */
+  /**
+   * `text` as it may be shown: references to hidden tools rewritten, then personal data redacted.
+   * Only tool references are candidates (skills/redact.ts): code spans, identifier-shaped tokens
+   * and calls; "Then Read the file" stays prose even when no tool `Read` is usable.
+   */
   text(text: string, owner?: Owner): string {
     const hidden = this.hiddenFor(owner);
     const replacement = this.#searchVisible ? "a tool found with tool_search" : "another tool";
-    const safe = hidden.size === 0 ? text : redactToolNames(text, (t) => hidden.has(t), replacement);
+    const safe =
+      hidden.size === 0 && !this.#hasDeny
+        ? text
+        : redactToolNames(text, (token, site) => this.hides(hidden, token, site), replacement);
     return this.#pii ? withoutPii(safe) : safe;
+  }
+
+  /**
+   * A reference is hidden when it names a tool this session may not use, or when the deny globs
+   * match it (as name and as qualified name) even though no catalog holds it (RFC v0.3 §3.12: a
+   * denied tool is never named). Plain words (in code or calls) match exact deny entries only, so
+   * `deny: ["git*"]` leaves `git status` alone; a URL's host or an email address is judged by the
+   * known names only, so `deny: ["github.*"]` leaves https://github.com/… whole.
+   */
+  private hides(hidden: ReadonlySet<string>, token: string, site: TokenSite): boolean {
+    if (hidden.has(token)) return true;
+    if (!this.#hasDeny || site.address) return false;
+    if (!site.identifier && !this.#denyExact.has(token)) return false;
+    let denied = this.#deniedMemo.get(token);
+    if (denied === undefined) {
+      denied = this.#deny(token, token) && !this.usable(token);
+      this.#deniedMemo.set(token, denied);
+    }
+    return denied;
   }
 
   /** A copy of `skill` with every text field guarded (name and id are the skill's identity). */
@@ -87,6 +126,8 @@ export class TextGuard {
     const base = this.hidden();
     if (!owner) return base;
     const own = "skill" in owner ? owner.skill : owner.pack;
+    const known = this.#hiddenByOwner.get(own);
+    if (known) return known;
     const ownerName = own.name;
     const ownerAllowed = "skill" in owner ? this.skillAllowed(owner.skill) : true;
     const extra: string[] = [];
@@ -101,7 +142,9 @@ export class TextGuard {
     if ("skill" in owner) {
       for (const name of referencedTools(owner.skill)) if (!this.usable(name)) extra.push(name);
     }
-    return extra.length === 0 ? base : new Set([...base, ...extra]);
+    const hidden = extra.length === 0 ? base : new Set([...base, ...extra]);
+    this.#hiddenByOwner.set(own, hidden);
+    return hidden;
   }
 
   /** Denied catalog tools, denied builtins, and denied tools of the packs and skills in view. */

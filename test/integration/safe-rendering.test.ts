@@ -33,7 +33,7 @@ function bundle(): Bundle {
       path: "ops/deploy/SKILL.md",
       content:
         "---\nname: deploy\ndescription: Deploy a service with admin.deploy\nallowed-tools: Bash(git:*) status.get\n---\n" +
-        "Run Bash to build, then `admin.deploy`; check with status.get. See https://ci.acme.example/run?id=42&token=abc.\n",
+        "Run `Bash` to build, then `admin.deploy`; check with status.get. See https://ci.acme.example/run?id=42&token=abc.\n",
     },
   ]);
   expect(errors).toEqual([]);
@@ -111,5 +111,73 @@ describe("the bundled core pack", () => {
     const list = (await op(sid, "skill_list", { page_size: 100 })).json.skills as { trigger: string }[];
     const text = JSON.stringify(list);
     expect(text).not.toContain("a tool found with tool_search");
+  });
+});
+
+/** Agent Skills as repositories write them: Claude Code's tool names in allowed-tools and prose. */
+function agentSkillsBundle(): Bundle {
+  const body = [
+    "# Review a change",
+    "Then Read the file and Edit what is wrong; Bash is only for tests. Write a summary.",
+    "Open it with `Read`, then run the tests:",
+    "```bash",
+    'Bash -c "npm test"',
+    "```",
+    "Never call github.delete_repository. File findings with `github.create_issue`, and deleteRepo never.",
+    "",
+  ].join("\n");
+  const { bundle, errors } = compilePacks([
+    { path: "kit/pack.yaml", content: "name: kit\n" },
+    {
+      path: "kit/review/SKILL.md",
+      content: `---\nname: review\ndescription: Review a change\nallowed-tools: Read Bash\n---\n${body}`,
+    },
+    {
+      path: "kit/review-list/SKILL.md",
+      content: `---\nname: review-list\ndescription: Review a change\nallowed-tools:\n  - Read\n  - Bash\n---\n${body}`,
+    },
+  ]);
+  expect(errors).toEqual([]);
+  return bundle;
+}
+
+async function agentSkillsSession(deny: string[]) {
+  const sid = newSid();
+  await runInDurableObject(sessionStub(sid), (obj: SessionObject) => {
+    obj.bundle = agentSkillsBundle();
+  });
+  await call("PUT", `/v1/sessions/${sid}`, { policy: { deny }, skills: { redact_pii: false } });
+  await op(sid, "catalog_sync", { tools: [{ name: "github.create_issue", description: "Create an issue" }] });
+  return sid;
+}
+
+describe("Agent Skills from real repositories", () => {
+  it("keep the words of their prose and drop their tools from code, with allowed-tools as a string or a list", async () => {
+    const sid = await agentSkillsSession(["github.delete_*", "delete*"]);
+    for (const name of ["review", "review-list"]) {
+      const res = await op(sid, "skill_load", { name });
+      expect(res.status).toBe(200);
+      const body: string = res.json.body;
+      expect(body).toContain(
+        "Then Read the file and Edit what is wrong; Bash is only for tests. Write a summary.",
+      );
+      expect(body).toContain("Open it with `a tool found with tool_search`, then run the tests:");
+      expect(body).toContain('```bash\na tool found with tool_search -c "npm test"\n```');
+      // Denied by glob though no catalog holds them; the allowed tool stays.
+      expect(body).toContain(
+        "Never call a tool found with tool_search. File findings with `github.create_issue`, and a tool found with tool_search never.",
+      );
+      for (const hidden of ["`Read`", "Bash -c", "github.delete_repository", "deleteRepo"])
+        expect(body).not.toContain(hidden);
+    }
+  });
+
+  it("point to another tool when tool_search is denied", async () => {
+    const sid = await agentSkillsSession(["github.delete_*", "tool_search"]);
+    const body: string = (await op(sid, "skill_load", { name: "review" })).json.body;
+    expect(body).toContain("Open it with `another tool`");
+    expect(body).toContain("Never call another tool.");
+    expect(body).not.toContain("tool_search");
+    expect(body).toContain("Then Read the file");
   });
 });
