@@ -12,7 +12,9 @@ export const SpecFieldsSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).describe("The author's key-value pairs"),
   allowed_tools: z
     .array(z.string())
-    .describe("Tools the skill expects to use (allowed-tools), without those this session may not use"),
+    .describe(
+      "Tools the skill expects to use (allowed-tools) that this session can use; one it may not use and one it does not have are left out alike",
+    ),
 });
 
 /** License, compatibility, metadata and allowed-tools of `skill`, rendered for this session. */
