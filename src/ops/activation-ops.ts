@@ -8,6 +8,7 @@ import { visibilityFor } from "../tools/policy";
 import { renderTool } from "../tools/render";
 import { assertValidArgs } from "../tools/validate-args";
 import { builtinTools } from "./builtins";
+import { SYNC_CREATE_ISSUE } from "./examples";
 import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
 
@@ -58,24 +59,7 @@ export const toolActivate = defineOp({
   output: z.object({ activated: z.array(z.string()), already_visible: z.array(z.string()) }),
   errors: ["unknown_tool", "run_id_required"],
   example: {
-    before: [
-      {
-        op: "catalog_sync",
-        input: {
-          tools: [
-            {
-              name: "github.create_issue",
-              description: "Create an issue in a GitHub repository",
-              input_schema: {
-                type: "object",
-                properties: { repo: { type: "string" }, title: { type: "string" } },
-                required: ["repo", "title"],
-              },
-            },
-          ],
-        },
-      },
-    ],
+    before: [SYNC_CREATE_ISSUE],
     input: { names: ["github.create_issue"], reason: "the user asked to file a bug" },
     output: { activated: ["github.create_issue"], already_visible: [] },
   },
@@ -103,24 +87,7 @@ export const toolDeactivate = defineOp({
   output: z.object({ deactivated: z.array(z.string()) }),
   errors: ["unknown_tool"],
   example: {
-    before: [
-      {
-        op: "catalog_sync",
-        input: {
-          tools: [
-            {
-              name: "github.create_issue",
-              description: "Create an issue in a GitHub repository",
-              input_schema: {
-                type: "object",
-                properties: { repo: { type: "string" }, title: { type: "string" } },
-                required: ["repo", "title"],
-              },
-            },
-          ],
-        },
-      },
-    ],
+    before: [SYNC_CREATE_ISSUE],
     input: { names: ["github.create_issue"] },
     output: { deactivated: [] },
   },
@@ -176,24 +143,7 @@ export const toolResolve = defineOp({
     "approval_used",
   ],
   example: {
-    before: [
-      {
-        op: "catalog_sync",
-        input: {
-          tools: [
-            {
-              name: "github.create_issue",
-              description: "Create an issue in a GitHub repository",
-              input_schema: {
-                type: "object",
-                properties: { repo: { type: "string" }, title: { type: "string" } },
-                required: ["repo", "title"],
-              },
-            },
-          ],
-        },
-      },
-    ],
+    before: [SYNC_CREATE_ISSUE],
     input: { name: "github_create_issue", args: { repo: "acme/web", title: "Login page returns 500" } },
     output: {
       decision: "allow",

@@ -4,6 +4,7 @@ import type { BundledSkill } from "../packs/bundle";
 import { SearchType } from "../schemas";
 import { formatSkills } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
+import { FIND_TOOLS_LISTED } from "./examples";
 import { defineOp } from "./operation";
 import { compatibilityNote, guardedSpecFields, SpecFieldsSchema } from "./skill-view";
 import { TextGuard } from "./text-guard";
@@ -48,10 +49,7 @@ export const skillSearch = defineOp({
     output: {
       skills: [
         {
-          name: "find-tools",
-          id: "core/find-tools",
-          title: "Find tools",
-          trigger: "Use when the tool you need is not in your list.",
+          ...FIND_TOOLS_LISTED,
           task_type: null,
           score: 1,
         },
@@ -192,14 +190,7 @@ export const skillList = defineOp({
   example: {
     input: { page: 1, page_size: 2 },
     output: {
-      skills: [
-        {
-          name: "find-tools",
-          id: "core/find-tools",
-          title: "Find tools",
-          trigger: "Use when the tool you need is not in your list.",
-        },
-      ],
+      skills: [FIND_TOOLS_LISTED],
       page: 1,
       page_size: 2,
       total: 1,
