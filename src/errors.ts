@@ -13,13 +13,17 @@ export interface ErrorBody {
  */
 export const ERROR_CODES = {
   invalid_input: { status: 400, meaning: "A field fails the operation's input schema" },
-  invalid_json: { status: 400, meaning: "The body is missing or is not JSON" },
+  invalid_json: { status: 400, meaning: "The body is not JSON" },
   too_deep: { status: 400, meaning: "The JSON nests too deeply" },
   invalid_session_id: { status: 400, meaning: "The session id in the path has a bad shape" },
   unauthorized: { status: 401, meaning: "Missing or unknown API key" },
   body_too_large: { status: 413, meaning: "The body is over 5 MB" },
   not_found: { status: 404, meaning: "No such route" },
   unknown_operation: { status: 404, meaning: "No operation of that name" },
+  method_not_allowed: {
+    status: 405,
+    meaning: "The route exists but not for this method; the Allow header lists the methods it answers",
+  },
   internal: { status: 500, meaning: "A fault on Trove's side; nothing was written" },
   unavailable: {
     status: 503,

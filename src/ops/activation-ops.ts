@@ -232,7 +232,28 @@ export const approvalDecide = defineOp({
   output: ApprovalView,
   errors: ["unknown_approval", "approval_already_decided"],
   example: {
-    input: { approval_id: "apr_5f1c2a9e", decision: "approve", by: "ops@acme.test" },
+    before: [
+      { op: "session_configure", input: { policy: { approval: ["stripe.*"] } } },
+      {
+        op: "catalog_sync",
+        input: {
+          tools: [
+            {
+              name: "stripe.refund",
+              description: "Refund a charge",
+              input_schema: {
+                type: "object",
+                properties: { charge: { type: "string" }, amount: { type: "integer" } },
+                required: ["charge", "amount"],
+              },
+            },
+          ],
+        },
+      },
+      { op: "tool_resolve", input: { name: "stripe.refund", args: { charge: "ch_123", amount: 500 } } },
+    ],
+    // The approval id comes from the tool_resolve before it (its `needs_approval` answer).
+    input: { approval_id: "{{before[2].approval_id}}", decision: "approve", by: "ops@acme.test" },
     output: {
       approval_id: "apr_5f1c2a9e",
       name: "stripe.refund",

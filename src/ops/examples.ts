@@ -23,6 +23,6 @@ export const SYNC_CREATE_ISSUE = {
 export const FIND_TOOLS_LISTED = {
   name: "find-tools",
   id: "core/find-tools",
-  title: "Find tools",
-  trigger: "Use when the tool you need is not in your list.",
+  title: "Finding tools with tool_search",
+  trigger: "Find a tool that is not in your tool list yet with Trove's tool_search. Use it when …",
 };

@@ -120,6 +120,7 @@ export const packDetach = defineOp({
   output: z.object({ pack_id: z.string(), attached: z.literal(false), changed: z.boolean() }),
   errors: ["unknown_pack"],
   example: {
+    before: [{ op: "pack_attach", input: { pack_id: "incident" } }],
     input: { pack_id: "incident" },
     output: { pack_id: "incident", attached: false, changed: true },
   },
@@ -152,6 +153,7 @@ export const packOpenDocs = defineOp({
     shown: (has) => has.packs,
   },
   example: {
+    before: [{ op: "pack_attach", input: { pack_id: "incident" } }],
     input: { pack_id: "incident" },
     output: {
       pack_id: "incident",
@@ -208,6 +210,7 @@ export const packReadFile = defineOp({
     shown: (has) => has.packs,
   },
   example: {
+    before: [{ op: "pack_attach", input: { pack_id: "incident" } }],
     input: { pack_id: "incident", path: "runbooks/sev1.md" },
     output: {
       pack_id: "incident",
@@ -265,6 +268,7 @@ export const packEnableTools = defineOp({
     shown: (has) => has.packsWithTools,
   },
   example: {
+    before: [{ op: "pack_attach", input: { pack_id: "incident" } }],
     input: { pack_id: "incident" },
     output: {
       pack_id: "incident",

@@ -80,6 +80,7 @@ export const skillDisable = defineOp({
     shown: (has) => has.enabledSkills,
   },
   example: {
+    before: [{ op: "skill_enable", input: { name: "incident-triage" } }],
     input: { name: "incident-triage" },
     output: { id: "ops/incident-triage", name: "incident-triage", changed: true },
   },

@@ -133,7 +133,7 @@ export const skillDirectory = defineOp({
     input: {},
     output: {
       text: "<skill_directory>…</skill_directory>",
-      entries: [{ name: "find-tools", id: "core/find-tools", title: "Find tools" }],
+      entries: [{ name: "find-tools", id: "core/find-tools", title: "Finding tools with tool_search" }],
     },
   },
   handler: (ctx) => renderDirectory(ctx),
@@ -241,9 +241,9 @@ export const skillLoad = defineOp({
     output: {
       id: "core/find-tools",
       name: "find-tools",
-      body: "# Find tools\n…",
+      body: "# Finding tools with tool_search\n…",
       base_path: "core/find-tools",
-      files: ["references/queries.md"],
+      files: ["references/search-types.md"],
       license: null,
       compatibility: null,
       metadata: {},
@@ -315,11 +315,11 @@ export const skillReadFile = defineOp({
     shown: (has) => has.skillsWithFiles,
   },
   example: {
-    input: { skill: "core/find-tools", path: "references/queries.md" },
+    input: { skill: "core/find-tools", path: "references/search-types.md" },
     output: {
       skill: "core/find-tools",
-      path: "references/queries.md",
-      content: "# Writing good queries\n…",
+      path: "references/search-types.md",
+      content: "# Search types\n…",
       offset: 0,
       length: 24,
       total: 24,

@@ -90,13 +90,21 @@ const RESOURCE_ROUTES: Record<string, string> = {
 
 /**
  * The error codes a case's route may answer: those its operation declares (what OpenAPI lists),
- * those every operation may answer, and a route miss. Null for routes that are not an operation.
+ * those every operation may answer, and a route's own misses (no route, no such operation, wrong
+ * method). Null for routes that are not an operation.
  */
 function declaredErrors(route: string): Set<string> | null {
   const name = RESOURCE_ROUTES[route] ?? OPERATIONS.find((o) => opRoute(o.name) === route)?.name;
   const operation = OPERATIONS.find((o) => o.name === name);
   if (!operation) return null;
-  return new Set<string>([...COMMON_ERRORS, ...operation.errors, "not_found", "unknown_operation"]);
+  // Route-level answers: a path no route has, a misspelled operation, a method the route does not take.
+  return new Set<string>([
+    ...COMMON_ERRORS,
+    ...operation.errors,
+    "not_found",
+    "unknown_operation",
+    "method_not_allowed",
+  ]);
 }
 
 const matches = (value: unknown, want: string | RegExp) =>

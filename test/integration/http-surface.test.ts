@@ -165,12 +165,21 @@ describe("routing", () => {
     expect(res.json.error.message).toContain("tool_delete_everything");
   });
 
-  it("answers an unknown path or method with a 404 JSON error", async () => {
+  it("answers an unknown path with a 404 JSON error", async () => {
     expectError(await call("GET", "/v1/nothing"), 404, "not_found");
-    expectError(await call("GET", "/"), 404, "not_found");
-    expectError(await call("GET", `/v1/sessions/${newSid()}/tool_search`), 404, "not_found");
-    expectError(await call("PATCH", `/v1/sessions/${newSid()}`, {}), 404, "not_found");
-    expectError(await call("POST", `/v1/sessions/${newSid()}`, {}), 404, "not_found");
+    expectError(await call("GET", "/index.html"), 404, "not_found");
+    expectError(await call("GET", `/v1/sessions/${newSid()}/tool_search/more`), 404, "not_found");
+  });
+
+  it("answers a known route with another method with 405 method_not_allowed (first-hour.test.ts)", async () => {
+    expectError(
+      await call("GET", `/v1/sessions/${newSid()}/tool_search`),
+      405,
+      "method_not_allowed",
+      "method",
+    );
+    expectError(await call("PATCH", `/v1/sessions/${newSid()}`, {}), 405, "method_not_allowed", "method");
+    expectError(await call("POST", `/v1/sessions/${newSid()}`, {}), 405, "method_not_allowed", "method");
   });
 
   it("does not route an operation name with a different case", async () => {
@@ -191,13 +200,15 @@ describe("request bodies", () => {
     expect(typeof res.json.error.details.reason).toBe("string");
   });
 
-  it("rejects a missing body on an operation with 400 invalid_json", async () => {
-    expectError(await call("POST", `/v1/sessions/${newSid()}/tool_search`), 400, "invalid_json", "body");
-    expectError(await op(newSid(), "tool_search", "   \n"), 400, "invalid_json", "body");
+  it("reads a missing body as {}: an operation that needs a field answers 400 naming it", async () => {
+    expectError(await call("POST", `/v1/sessions/${newSid()}/tool_search`), 400, "invalid_input", "query");
+    expectError(await op(newSid(), "tool_search", "   \n"), 400, "invalid_input", "query");
   });
 
-  it("rejects a missing body on PUT with 400 invalid_json", async () => {
-    expectError(await call("PUT", `/v1/sessions/${newSid()}`), 400, "invalid_json", "body");
+  it("reads a missing body on PUT as {}: the default config", async () => {
+    const res = await call("PUT", `/v1/sessions/${newSid()}`);
+    expect(res.status).toBe(200);
+    expect(res.json.config).toEqual(DEFAULT_CONFIG);
   });
 
   it.each([

@@ -32,7 +32,7 @@ export type Expectation =
   | { kind: "rpc"; status: number; code: number }
   /** An MCP tools/call answered with isError and Trove's error body as its text. */
   | { kind: "tool_error"; status: 200; code: string; field?: string | RegExp; denial?: boolean }
-  /** An HTML page (/docs, /inspect). */
+  /** An HTML page (/, /docs, /inspect). */
   | { kind: "html"; status: 200 }
   /** No body by the protocol: HEAD, or an MCP POST holding only notifications or responses (202). */
   | { kind: "empty"; status: number };
@@ -61,6 +61,7 @@ export const OTHER_TENANT_KEY = "key-b";
 
 export const opRoute = (op: string) => `POST /v1/sessions/{sid}/${op}`;
 export const ROUTE = {
+  index: "GET /",
   health: "GET /v1/health",
   openapi: "GET /v1/openapi.json",
   docs: "GET /docs",

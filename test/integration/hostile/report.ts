@@ -4,6 +4,7 @@ import { type HostileCase, OPERATION_NAMES, opRoute, ROUTE } from "./cases";
 
 /** Routes in the order the table lists them: public routes, the session resource, operations, MCP. */
 export const ROUTE_ORDER: readonly string[] = [
+  ROUTE.index,
   ROUTE.health,
   ROUTE.openapi,
   ROUTE.docs,

@@ -239,21 +239,41 @@ const del: HostileCase[] = [
   ),
 ];
 
+const defaults = (j: any) => (j?.config?.ttl_seconds === 604_800 ? undefined : "not the default config");
+const deleted = (j: any) => (j?.deleted === true ? undefined : "not deleted");
+
 const posted: HostileCase[] = [
   post("session_get", "an unknown field", { include: "everything" }, invalid("include")),
-  post("session_get", "no body", undefined, invalidJson),
+  // An empty body is `{}` (docs/api.md): operations whose fields all have defaults run.
+  post("session_get", "no body reads the session", undefined, ok(seededConfig)),
+  post("session_get", "whitespace only reads the session", " \t\r\n ", ok(seededConfig)),
   post("session_get", "null as the body", "null", invalid("")),
   post("session_get", "a number as the body", "1e400", invalid("")),
   post("session_get", "an empty object reads the session", {}, ok(seededConfig)),
   post("session_configure", "a string deny list", { policy: { deny: "secret.*" } }, invalid("policy.deny")),
-  post("session_configure", "no body", undefined, invalidJson),
-  post("session_configure", "whitespace only", " \t\r\n ", invalidJson),
+  post("session_configure", "no body resets a session to the defaults", undefined, okWrites(defaults), {
+    session: "fresh",
+    setup: [{ op: "session_configure", body: { ttl_seconds: 120 } }],
+  }),
+  post(
+    "session_configure",
+    "whitespace only resets a session to the defaults",
+    " \t\r\n ",
+    okWrites(defaults),
+    {
+      session: "fresh",
+      setup: [{ op: "session_configure", body: { ttl_seconds: 120 } }],
+    },
+  ),
   post("session_configure", "an array of configs", [{}, {}], invalid("")),
   post("session_configure", "an empty object resets a fresh session to the defaults", {}, okWrites(), {
     session: "fresh",
   }),
   post("session_delete", "an unknown field", { now: true }, invalid("now")),
-  post("session_delete", "no body", undefined, invalidJson),
+  post("session_delete", "no body erases a session", undefined, okWrites(deleted), {
+    session: "fresh",
+    setup: [{ op: "catalog_sync", body: { tools: [{ name: "a.b", description: "d" }] } }],
+  }),
   post("session_delete", "null as the body", "null", invalid("")),
   post("session_delete", "a body nested 65 levels deep", nestedObject(65), tooDeep(/^(a\.)+a$/)),
 ];

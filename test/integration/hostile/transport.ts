@@ -23,19 +23,28 @@ import {
 
 const notFound = error(404, "not_found");
 const unknownOperation = error(404, "unknown_operation", "operation");
+/** A known route with the wrong method: 405 with the methods it answers (Allow). */
+const wrongMethod = error(405, "method_not_allowed", "method");
 const badSid = error(400, "invalid_session_id", "sid");
 const unauthorized = error(401, "unauthorized", "authorization");
 const json = (check?: (json: any) => string | undefined) => ({ kind: "ok" as const, status: 200, check });
 
 const routing: HostileCase[] = [
-  request(ROUTE.routing, "GET", `${SESSION}/tool_search`, "GET on an operation route is 404", notFound),
-  request(ROUTE.routing, "PUT", `${SESSION}/tool_search`, "PUT on an operation route is 404", notFound, {
+  request(ROUTE.routing, "GET", `${SESSION}/tool_search`, "GET on an operation route is 405", wrongMethod),
+  request(ROUTE.routing, "PUT", `${SESSION}/tool_search`, "PUT on an operation route is 405", wrongMethod, {
     body: { query: "x" },
   }),
-  request(ROUTE.routing, "DELETE", `${SESSION}/catalog_sync`, "DELETE on catalog_sync is 404", notFound),
-  request(ROUTE.routing, "PATCH", SESSION, "PATCH on the session resource is 404", notFound, { body: {} }),
-  request(ROUTE.routing, "POST", SESSION, "POST on the session resource is 404", notFound, { body: {} }),
-  request(ROUTE.routing, "OPTIONS", `${SESSION}/tool_search`, "OPTIONS (no CORS preflight) is 404", notFound),
+  request(ROUTE.routing, "DELETE", `${SESSION}/catalog_sync`, "DELETE on catalog_sync is 405", wrongMethod),
+  request(ROUTE.routing, "PATCH", SESSION, "PATCH on the session resource is 405", wrongMethod, { body: {} }),
+  request(ROUTE.routing, "POST", SESSION, "POST on the session resource is 405", wrongMethod, { body: {} }),
+  request(
+    ROUTE.routing,
+    "OPTIONS",
+    `${SESSION}/tool_search`,
+    "OPTIONS (no CORS preflight) is 405",
+    wrongMethod,
+  ),
+  request(ROUTE.routing, "GET", `${SESSION}/tool_serach`, "GET on a misspelled operation", unknownOperation),
   request(ROUTE.routing, "POST", `${SESSION}/TOOL_SEARCH`, "an upper-case operation name", unknownOperation, {
     body: { query: "x" },
   }),
@@ -117,12 +126,13 @@ const routing: HostileCase[] = [
     },
   ),
   request(ROUTE.routing, "GET", "/v1/sessions/%2e%2e", "a dot-dot session id (normalized away)", notFound),
+  // Normalized to POST /v1/sessions/tool_search: the session resource, which does not answer POST.
   request(
     ROUTE.routing,
     "POST",
     `${SESSION}/%2e%2e/tool_search`,
     "a dot-dot segment before the operation",
-    notFound,
+    wrongMethod,
     {
       body: { query: "x" },
     },
