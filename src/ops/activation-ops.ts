@@ -12,8 +12,11 @@ import { SYNC_CREATE_ISSUE } from "./examples";
 import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
 
-const ToolName = z.string().min(1).max(128);
+const ToolName = z.string().min(1).max(128).describe("A tool's name, or the provider name the model sees");
 const Names = z.array(ToolName).min(1).max(100);
+const RunScope = RunId.optional().describe(
+  "The run the call belongs to (required when activation_scope is run)",
+);
 
 /** The one answer for unknown, denied and non-activatable tools alike (no existence leak). */
 function unknownTool(name: string): TroveError {
@@ -55,7 +58,11 @@ export const toolActivate = defineOp({
   tag: "tools",
   writes: true,
   idempotent: true,
-  input: z.strictObject({ names: Names, run_id: RunId.optional(), reason: z.string().max(500).optional() }),
+  input: z.strictObject({
+    names: Names,
+    run_id: RunScope,
+    reason: z.string().max(500).optional().describe("Why, for the event log"),
+  }),
   output: z.object({ activated: z.array(z.string()), already_visible: z.array(z.string()) }),
   errors: ["unknown_tool", "run_id_required"],
   example: {
@@ -83,7 +90,7 @@ export const toolDeactivate = defineOp({
   tag: "tools",
   writes: true,
   idempotent: true,
-  input: z.strictObject({ names: Names, run_id: RunId.optional() }),
+  input: z.strictObject({ names: Names, run_id: RunScope }),
   output: z.object({ deactivated: z.array(z.string()) }),
   errors: ["unknown_tool"],
   example: {
@@ -130,8 +137,12 @@ export const toolResolve = defineOp({
       .describe(
         "The call's arguments; omitted means {} (checked against the tool's input_schema all the same)",
       ),
-    run_id: RunId.optional(),
-    approval_id: z.string().max(100).optional(),
+    run_id: RunScope,
+    approval_id: z
+      .string()
+      .max(100)
+      .optional()
+      .describe("The approval a person gave this call (from needs_approval, then approval_decide)"),
   }),
   output: ToolResolveOutput,
   errors: [
@@ -224,10 +235,10 @@ export const approvalDecide = defineOp({
   tag: "tools",
   writes: true,
   input: z.strictObject({
-    approval_id: z.string().min(1).max(100),
+    approval_id: z.string().min(1).max(100).describe("From tool_resolve's needs_approval answer"),
     decision: z.enum(["approve", "deny"]),
-    by: z.string().max(200).optional(),
-    note: z.string().max(2000).optional(),
+    by: z.string().max(200).optional().describe("Who decided, for the record"),
+    note: z.string().max(2000).optional().describe("Why, for the record"),
   }),
   output: ApprovalView,
   errors: ["unknown_approval", "approval_already_decided"],

@@ -24,5 +24,5 @@ export const FIND_TOOLS_LISTED = {
   name: "find-tools",
   id: "core/find-tools",
   title: "Finding tools with tool_search",
-  trigger: "Find a tool that is not in your tool list yet with Trove's tool_search. Use it when …",
+  trigger: "Find a tool that is not in your tool list yet with tool_search. Use it when …",
 };

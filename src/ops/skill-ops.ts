@@ -10,10 +10,13 @@ import { compatibilityNote, guardedSpecFields, SpecFieldsSchema } from "./skill-
 import { TextGuard } from "./text-guard";
 
 const SkillSearchInput = z.strictObject({
-  query: z.string().max(2000),
+  query: z
+    .string()
+    .max(2000)
+    .describe("What you are trying to do, a regex (search_type regex) or a name (exact)"),
   search_type: SearchType.default("fts"),
-  limit: z.number().int().min(1).max(20).default(8),
-  task_type: z.string().max(64).optional(),
+  limit: z.number().int().min(1).max(20).default(8).describe("At most this many results, best first"),
+  task_type: z.string().max(64).optional().describe("Only skills of this task type"),
 });
 
 export const skillSearch = defineOp({
@@ -99,9 +102,16 @@ export const skillGet = defineOp({
   tag: "skills",
   writes: false,
   input: z.strictObject({
-    names: z.array(z.string().min(1).max(200)).min(1).max(10),
-    format: z.enum(["raw", "injection"]).default("injection"),
-    max_tokens: z.number().int().min(200).max(6000).default(1500),
+    names: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(10)
+      .describe("Skill names or qualified ids <pack>/<name>"),
+    format: z
+      .enum(["raw", "injection"])
+      .default("injection")
+      .describe("injection adds formatted_context, a prompt-ready text within max_tokens"),
+    max_tokens: z.number().int().min(200).max(6000).default(1500).describe("Budget of formatted_context"),
   }),
   output: z.object({ skills: z.array(SkillRecord), formatted_context: z.string() }),
   errors: ["unknown_skill", "ambiguous_skill"],
@@ -115,8 +125,8 @@ export const skillGet = defineOp({
           pack: "core",
           title: "Finding tools with tool_search",
           description:
-            "Find a tool that is not in your tool list yet with Trove's tool_search. Use it when …",
-          trigger: "Find a tool that is not in your tool list yet with Trove's tool_search. Use it when …",
+            "Find a tool that is not in your tool list yet with tool_search. Use it when …",
+          trigger: "Find a tool that is not in your tool list yet with tool_search. Use it when …",
           task_type: null,
           tags: [],
           steps: [],

@@ -13,28 +13,45 @@ const GlobList = z.array(Glob).max(200);
 
 /** Skill permissions (Codelia §8.1): globs over skill names and qualified ids; deny wins. */
 export const SkillPolicy = z.strictObject({
-  allow: GlobList.default(["*"]),
-  deny: GlobList.default([]),
+  allow: GlobList.default(["*"]).describe("Skill names or <pack>/<name> ids the session may see"),
+  deny: GlobList.default([]).describe("Skills hidden everywhere, as if they did not exist; deny wins"),
 });
 
 export const Policy = z.strictObject({
-  allow: GlobList.default(["*"]),
-  deny: GlobList.default([]),
-  approval: GlobList.default([]),
+  allow: GlobList.default(["*"]).describe("Tool names (or namespace-qualified names) the session may use"),
+  deny: GlobList.default([]).describe(
+    "Tools that do not exist for this session, in every answer; deny wins over allow",
+  ),
+  approval: GlobList.default([]).describe(
+    "Tools whose calls need a person's approval (tool_resolve answers needs_approval)",
+  ),
   skills: SkillPolicy.default({ allow: ["*"], deny: [] }),
 });
 
 export const SessionConfigInput = z.strictObject({
-  project_id: Id.nullable().default(null),
-  activation_scope: z.enum(["session", "run"]).default("session"),
-  default_loading_mode: LoadingMode.default("deferred"),
-  always_loaded_patterns: GlobList.default([]),
-  preferred_namespaces: z.array(z.string().min(1).max(64)).max(100).default([]),
+  project_id: Id.nullable()
+    .default(null)
+    .describe("Loads the packs scoped to this project of the tenant too"),
+  activation_scope: z
+    .enum(["session", "run"])
+    .default("session")
+    .describe("session: activations last; run: they apply to one run_id and expire"),
+  default_loading_mode: LoadingMode.default("deferred").describe(
+    "For tools whose record sets no loading_mode",
+  ),
+  always_loaded_patterns: GlobList.default([]).describe(
+    "Tools listed in every context whatever their record says",
+  ),
+  preferred_namespaces: z
+    .array(z.string().min(1).max(64))
+    .max(100)
+    .default([])
+    .describe("Namespaces that win ties in search results, first one first"),
   policy: Policy.default({ allow: ["*"], deny: [], approval: [], skills: { allow: ["*"], deny: [] } }),
   /** Tool use examples in rendered tool definitions (RFC v0.1 Part 2). */
   examples: z
     .strictObject({
-      enabled: z.boolean().default(true),
+      enabled: z.boolean().default(true).describe("Render tools' examples for the model"),
       max_per_tool: z.number().int().min(0).max(10).default(3),
     })
     .default({ enabled: true, max_per_tool: 3 }),
@@ -44,16 +61,34 @@ export const SessionConfigInput = z.strictObject({
    */
   skills: z
     .strictObject({
-      enabled: z.boolean().default(true),
-      max_tokens: z.number().int().min(200).max(6000).default(2000),
-      top_k: z.number().int().min(1).max(10).default(3),
+      enabled: z.boolean().default(true).describe("Offer skills at all (directory, pre-flight, skill tools)"),
+      max_tokens: z
+        .number()
+        .int()
+        .min(200)
+        .max(6000)
+        .default(2000)
+        .describe("Token budget of the skills context injects for a query"),
+      top_k: z
+        .number()
+        .int()
+        .min(1)
+        .max(10)
+        .default(3)
+        .describe("At most this many skills injected for a query"),
       /** Emails, phone numbers, tokens and URL query strings in rendered skill and pack text (RFC v0.3 App. C). */
-      redact_pii: z.boolean().default(true),
+      redact_pii: z
+        .boolean()
+        .default(true)
+        .describe("Redact emails, phone numbers, secrets and URL query strings in rendered skill text"),
       directory: z
         .strictObject({
-          enabled: z.boolean().default(true),
+          enabled: z.boolean().default(true).describe("List skill names in the system prompt"),
           max_entries: z.number().int().min(1).max(200).default(30),
-          selection_strategy: z.enum(["pinned_then_recent", "pinned_then_top"]).default("pinned_then_recent"),
+          selection_strategy: z
+            .enum(["pinned_then_recent", "pinned_then_top"])
+            .default("pinned_then_recent")
+            .describe("After pinned skills: the most recently used, or the most used"),
         })
         .default({ enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" }),
     })
@@ -70,7 +105,14 @@ export const SessionConfigInput = z.strictObject({
    */
   context: z
     .strictObject({
-      max_tokens: z.number().int().min(100).max(2_000_000).nullable().default(null),
+      max_tokens: z
+        .number()
+        .int()
+        .min(100)
+        .max(2_000_000)
+        .nullable()
+        .default(null)
+        .describe("Budget of what context returns; over it, context warns what to drop"),
     })
     .default({ max_tokens: null }),
   /** An idle session's storage is erased after this long (the alarm); any request extends it. */
@@ -79,14 +121,16 @@ export const SessionConfigInput = z.strictObject({
     .int()
     .min(60)
     .max(365 * 86_400)
-    .default(7 * 86_400),
+    .default(7 * 86_400)
+    .describe("An idle session is erased after this many seconds; any request extends it"),
   /** How long a run-scoped activation lasts. */
   run_activation_ttl_seconds: z
     .number()
     .int()
     .min(1)
     .max(7 * 86_400)
-    .default(3_600),
+    .default(3_600)
+    .describe("How long a run-scoped activation lasts, in seconds"),
 });
 export type SessionConfig = z.output<typeof SessionConfigInput>;
 

@@ -30,27 +30,46 @@ const ObjectSchema = JsonObject.refine((schema) => schema.type === undefined || 
 });
 
 export const ToolExample = z.strictObject({
-  args: JsonObject,
-  description: z.string().max(1000).optional(),
+  args: JsonObject.describe("Arguments of one example call, valid against input_schema"),
+  description: z.string().max(1000).optional().describe("When this call is the right one"),
   tags: z.array(z.string().max(64)).max(16).optional(),
 });
 
 export const ToolRecord = z.strictObject({
-  name: z.string().regex(TOOL_NAME, "must match ^[A-Za-z0-9_.:-]{1,128}$"),
+  name: z
+    .string()
+    .regex(TOOL_NAME, "must match ^[A-Za-z0-9_.:-]{1,128}$")
+    .describe("Unique in the catalog, e.g. github.create_issue; the model may see a provider-safe form"),
   description: z
     .string()
-    .refine((s) => utf8Length(s) <= MAX_DESCRIPTION_BYTES, `must be at most ${MAX_DESCRIPTION_BYTES} bytes`),
+    .refine((s) => utf8Length(s) <= MAX_DESCRIPTION_BYTES, `must be at most ${MAX_DESCRIPTION_BYTES} bytes`)
+    .describe(`What the tool does, for the model and for search (at most ${MAX_DESCRIPTION_BYTES} bytes)`),
   namespace: z
     .string()
     .regex(/^[A-Za-z0-9_:-]{1,64}$/, "must match ^[A-Za-z0-9_:-]{1,64}$")
-    .optional(),
-  tags: z.array(z.string().min(1).max(64)).max(32).optional(),
-  side_effects: SideEffects.optional(),
-  loading_mode: LoadingMode.optional(),
-  input_schema: ObjectSchema.optional(),
-  output_schema: ObjectSchema.optional(),
-  examples: z.array(ToolExample).max(20).optional(),
-  extra: JsonObject.optional(),
+    .optional()
+    .describe("The product or server it belongs to; defaults to the name's part before the first dot"),
+  tags: z.array(z.string().min(1).max(64)).max(32).optional().describe("Words search should match too"),
+  side_effects: SideEffects.optional().describe(
+    "What calling it does, from none to the outside world; defaults to read",
+  ),
+  loading_mode: LoadingMode.optional().describe(
+    "always: listed in every context; deferred: found with tool_search first. Defaults to the session's",
+  ),
+  input_schema: ObjectSchema.optional().describe(
+    "JSON Schema of its arguments (an object); tool_resolve checks calls against it",
+  ),
+  output_schema: ObjectSchema.optional().describe(
+    "JSON Schema of what it returns, passed on to providers that take one",
+  ),
+  examples: z
+    .array(ToolExample)
+    .max(20)
+    .optional()
+    .describe("Example calls, rendered for the model when the session's examples are on"),
+  extra: JsonObject.optional().describe(
+    "Anything else the agent keeps with the tool; stored and returned, never interpreted",
+  ),
 });
 export type ToolRecordInput = z.infer<typeof ToolRecord>;
 
