@@ -13,6 +13,9 @@ export const Id = z.string().regex(ID_PATTERN, `must match ${ID_PATTERN.source}`
 export const SearchType = z.enum(["fts", "regex", "exact"]);
 export type SearchType = z.infer<typeof SearchType>;
 
-/** The shapes tools are rendered in: a provider's tool definitions, MCP's, or Trove's own JSON. */
-export const ToolFormat = z.enum(["anthropic", "openai", "mcp", "json"]);
+/**
+ * The shapes tools are rendered in: a provider's tool definitions (Anthropic Messages, OpenAI Chat
+ * Completions as `openai`, OpenAI Responses as `openai_responses`), MCP's, or Trove's own JSON.
+ */
+export const ToolFormat = z.enum(["anthropic", "openai", "openai_responses", "mcp", "json"]);
 export type ToolFormat = z.infer<typeof ToolFormat>;

@@ -11,6 +11,7 @@ import { ApprovalView } from "./activation-ops";
 import { attachablePacks } from "./brought-tools";
 import { builtinTools } from "./builtins";
 import { ContextWarning, contextWarnings, type Droppable } from "./context-warnings";
+import { SYNC_CREATE_ISSUE } from "./examples";
 import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
 import { packMetadata } from "./pack-ops";
@@ -32,6 +33,19 @@ function visibleTools(ctx: OpContext, runId: string | null): Visible[] {
     source: t.source,
   }));
   return [...builtins, ...catalog];
+}
+
+/**
+ * Every allowed catalog tool `visible` does not list: with `defer_loading`, Anthropic gets them all
+ * (marked deferred) so that any tool_reference tool_search returns names a tool of the request.
+ */
+function deferredTools(ctx: OpContext, visible: readonly Visible[]): RenderableTool[] {
+  const listed = new Set(visible.map((v) => v.tool.name));
+  // `catalog.visible` reads allowed tools only: a denied one is never listed, deferred or not.
+  const all = ctx.catalog.visible(new Set(ctx.catalog.entries().map((e) => e.name)));
+  return all
+    .filter((t) => !listed.has(t.name))
+    .map((t) => ({ ...t.record, providerName: t.provider_name, loading_mode: t.effective_mode }));
 }
 
 /** What could be dropped to shrink the tool list: packs, skills and activated tools. */
@@ -87,10 +101,21 @@ function skillBlocks(ctx: OpContext, guard: TextGuard, query: string | undefined
 export const ContextOutput = z.object({
   format: ToolFormat,
   system: z.string().describe("Prompt blocks to add to the system prompt"),
-  tools: z.array(z.record(z.string(), z.unknown())).describe("Visible tools in the provider's native shape"),
+  tools: z
+    .array(z.record(z.string(), z.unknown()))
+    .describe(
+      "Visible tools in the provider's native shape; with defer_loading, then every other allowed tool marked defer_loading: true",
+    ),
   name_map: z.record(z.string(), z.string()).describe("Name the model will call → Trove tool name"),
-  deferred_count: z.number().int().describe("Allowed tools not listed, findable with tool_search"),
-  token_estimate: z.object({ system: z.number().int(), tools: z.number().int(), total: z.number().int() }),
+  deferred_count: z
+    .number()
+    .int()
+    .describe(
+      "Allowed tools not loaded up front, findable with tool_search (with defer_loading they are listed, marked defer_loading: true)",
+    ),
+  token_estimate: z
+    .object({ system: z.number().int(), tools: z.number().int(), total: z.number().int() })
+    .describe("What the model loads up front: tools marked defer_loading: true are not counted"),
   warnings: z
     .array(ContextWarning)
     .describe("Over the provider's tool limit or the session's token budget: what to drop"),
@@ -101,19 +126,44 @@ export const context = defineOp({
   summary: "The prompt blocks and visible tools to send the model now, in its provider's format",
   tag: "tools",
   writes: false,
-  input: z.strictObject({
-    run_id: RunId.optional(),
-    format: ToolFormat.default("json"),
-    query: z
-      .string()
-      .max(2000)
-      .optional()
-      .describe("The user's request: adds the most relevant skills (pre-flight) within skills.max_tokens"),
-  }),
+  input: z
+    .strictObject({
+      run_id: RunId.optional(),
+      format: ToolFormat.default("json"),
+      query: z
+        .string()
+        .max(2000)
+        .optional()
+        .describe("The user's request: adds the most relevant skills (pre-flight) within skills.max_tokens"),
+      defer_loading: z
+        .boolean()
+        .default(false)
+        .describe(
+          "With format anthropic: also list every other allowed tool with defer_loading: true, so that " +
+            "every tool_reference tool_search returns names a tool of the request",
+        ),
+    })
+    .superRefine((input, issue) => {
+      if (input.defer_loading && input.format !== "anthropic") {
+        issue.addIssue({
+          code: "custom",
+          path: ["defer_loading"],
+          message: "defer_loading is Anthropic's: it needs format anthropic",
+        });
+      }
+    }),
   output: ContextOutput,
   errors: ["run_id_required"],
   example: {
-    input: { format: "anthropic" },
+    before: [
+      {
+        op: "catalog_sync",
+        input: {
+          tools: [{ name: "github.create_issue", description: "Create an issue in a GitHub repository" }],
+        },
+      },
+    ],
+    input: { format: "anthropic", defer_loading: true },
     output: {
       system: "<tool_discovery>…</tool_discovery>",
       tools: [
@@ -122,10 +172,16 @@ export const context = defineOp({
           description: "Find tools that are available but not listed yet. …",
           input_schema: { type: "object" },
         },
+        {
+          name: "github_create_issue",
+          description: "Create an issue in a GitHub repository",
+          input_schema: { type: "object", properties: {} },
+          defer_loading: true,
+        },
       ],
-      name_map: { tool_search: "tool_search" },
+      name_map: { tool_search: "tool_search", github_create_issue: "github.create_issue" },
       format: "anthropic",
-      deferred_count: 0,
+      deferred_count: 1,
       token_estimate: { system: 120, tools: 150, total: 270 },
       warnings: [],
     },
@@ -137,7 +193,14 @@ export const context = defineOp({
     const listedDeferred = tools.filter((t) => t.loading_mode === "deferred").length;
     const deferredCount = Math.max(0, ctx.catalog.counts().deferred - listedDeferred);
     const rendered = tools.map((t) => renderTool(t, input.format, config.examples));
-    const providerFacing = input.format === "anthropic" || input.format === "openai";
+    // Anthropic refuses a request whose tools are all deferred ("At least one tool must have
+    // defer_loading=false"), so with nothing loaded up front nothing is listed deferred either.
+    const deferred = input.defer_loading && tools.length > 0 ? deferredTools(ctx, visible) : [];
+    const renderedDeferred = deferred.map((t) => ({
+      ...renderTool(t, input.format, config.examples),
+      defer_loading: true,
+    }));
+    const providerFacing = input.format !== "mcp" && input.format !== "json";
     const guard = new TextGuard(ctx);
     // Without tool_search (a policy may deny it) there is nothing to tell the model about discovery.
     const blocks = [tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : ""];
@@ -145,13 +208,16 @@ export const context = defineOp({
     blocks.push(guard.text(packsBlock(attachedPacks(ctx, guard))));
     const system = blocks.filter((b) => b !== "").join("\n\n");
     const systemTokens = estimateTokens(system);
+    // What the model loads up front: Anthropic keeps deferred tools out of the context until a
+    // tool_reference names one, so they cost nothing here (and dropping them would save nothing).
     const toolTokens = estimateJsonTokens(rendered);
     const total = systemTokens + toolTokens;
+    const listed = [...tools, ...deferred];
     return {
       format: input.format,
       system,
-      tools: rendered,
-      name_map: Object.fromEntries(tools.map((t) => [providerFacing ? t.providerName : t.name, t.name])),
+      tools: [...rendered, ...renderedDeferred],
+      name_map: Object.fromEntries(listed.map((t) => [providerFacing ? t.providerName : t.name, t.name])),
       deferred_count: deferredCount,
       token_estimate: { system: systemTokens, tools: toolTokens, total },
       warnings: contextWarnings({
@@ -296,6 +362,7 @@ export const events = defineOp({
   }),
   errors: [],
   example: {
+    before: [SYNC_CREATE_ISSUE],
     input: { since: 0, limit: 10 },
     output: {
       events: [
@@ -303,7 +370,15 @@ export const events = defineOp({
           id: 1,
           type: "catalog_synced",
           at: "2026-11-23T10:00:00.000Z",
-          data: { added: 1, updated: 0, removed: 0, unchanged: 0, total: 1, mode: "replace" },
+          data: {
+            fingerprint: "5d41402abc4b2a76b9719d911017c592ae5d5e7a4f1b9c2b6b3c1d4e5f6a7b8c",
+            added: 1,
+            updated: 0,
+            removed: 0,
+            unchanged: 0,
+            total: 1,
+            mode: "replace",
+          },
         },
       ],
       next_cursor: 1,

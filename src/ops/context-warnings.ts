@@ -4,8 +4,15 @@
 import { z } from "zod";
 import type { ToolFormat } from "../tools/render";
 
-/** Documented tool-count limits: OpenAI accepts at most 128 functions per request. */
-export const PROVIDER_MAX_TOOLS: Partial<Record<ToolFormat, number>> = { openai: 128 };
+/**
+ * Documented tool-count limits: OpenAI accepts at most 128 functions per request, through Chat
+ * Completions and Responses alike. Anthropic documents no count for loaded tools (its 10,000
+ * deferred tools per request is MAX_TOOLS, which a session never exceeds).
+ */
+export const PROVIDER_MAX_TOOLS: Partial<Record<ToolFormat, { provider: string; max: number }>> = {
+  openai: { provider: "OpenAI", max: 128 },
+  openai_responses: { provider: "OpenAI", max: 128 },
+};
 
 const Droppable = z.object({
   kind: z.enum(["pack", "skill", "activation"]),
@@ -45,14 +52,14 @@ export function contextWarnings(input: {
   contributors: readonly Droppable[];
 }): ContextWarning[] {
   const warnings: ContextWarning[] = [];
-  const maxTools = PROVIDER_MAX_TOOLS[input.format];
-  if (maxTools !== undefined && input.toolCount > maxTools) {
+  const limit = PROVIDER_MAX_TOOLS[input.format];
+  if (limit !== undefined && input.toolCount > limit.max) {
     warnings.push({
       code: "too_many_tools",
-      message: `${input.toolCount} tools are visible but ${input.format} accepts at most ${maxTools} per request`,
-      limit: maxTools,
+      message: `${input.toolCount} tools are visible but ${limit.provider} accepts at most ${limit.max} per request`,
+      limit: limit.max,
       actual: input.toolCount,
-      drop: pick(input.contributors, "tools", input.toolCount - maxTools),
+      drop: pick(input.contributors, "tools", input.toolCount - limit.max),
     });
   }
   if (input.maxTokens !== null && input.totalTokens > input.maxTokens) {

@@ -124,8 +124,7 @@ export const skillGet = defineOp({
           name: "find-tools",
           pack: "core",
           title: "Finding tools with tool_search",
-          description:
-            "Find a tool that is not in your tool list yet with tool_search. Use it when …",
+          description: "Find a tool that is not in your tool list yet with tool_search. Use it when …",
           trigger: "Find a tool that is not in your tool list yet with tool_search. Use it when …",
           task_type: null,
           tags: [],

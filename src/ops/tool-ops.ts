@@ -124,7 +124,10 @@ export const ToolSearchOutput = z.object({
   tool_references: z
     .array(z.object({ type: z.literal("tool_reference"), tool_name: z.string() }))
     .optional()
-    .describe("With format anthropic: the results as Anthropic tool_reference blocks (provider names)"),
+    .describe(
+      "With format anthropic: the results as Anthropic tool_reference blocks (provider names), each naming " +
+        "a tool that context with format anthropic and defer_loading lists",
+    ),
 });
 
 export const toolSearch = defineOp({

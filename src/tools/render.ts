@@ -1,6 +1,7 @@
 // Renders visible tools in each provider's native tool-definition shape, examples included.
 
 import type { ToolFormat } from "../schemas";
+import { isStrictCompatible } from "./strict-schema";
 import { validateSafely } from "./validate-args";
 
 export type { ToolFormat };
@@ -74,7 +75,7 @@ export function renderTool(
       };
     }
     case "openai":
-      // Chat Completions has no examples field, so they travel in the description.
+      // Chat Completions has no examples field, so they travel in the description (Responses too).
       return {
         type: "function",
         function: {
@@ -82,6 +83,16 @@ export function renderTool(
           description: withExamples(tool.description, selectExamples(available, examples.max_per_tool)),
           parameters: inputSchema,
         },
+      };
+    case "openai_responses":
+      // The Responses API takes flat function tools, whose `strict` is a required field: true only
+      // when OpenAI accepts the schema as it is (tools/strict-schema.ts), never by rewriting it.
+      return {
+        type: "function",
+        name: tool.providerName,
+        description: withExamples(tool.description, selectExamples(available, examples.max_per_tool)),
+        parameters: inputSchema,
+        strict: isStrictCompatible(inputSchema),
       };
     case "mcp":
       // MCP allows dots in tool names (spec 2025-11-25, "Tool names"), so the catalog name is kept;

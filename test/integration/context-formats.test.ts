@@ -92,6 +92,12 @@ const ALL_ALWAYS = { always_loaded_patterns: ["*"] };
  * A session with the catalog. Skills are off unless the config says otherwise: these tests are
  * about the agent's tools, and skills would add Trove's skill tools to every context.
  */
+/** A valid call's arguments for a catalog tool: its first example's, or none. */
+function argsFor(name: string): Record<string, unknown> {
+  const tool = CATALOG.find((t) => t.name === name) as { examples?: { args: Record<string, unknown> }[] };
+  return tool?.examples?.[0]?.args ?? {};
+}
+
 async function seeded(
   config: Record<string, unknown> = ALL_ALWAYS,
   tools: unknown[] = CATALOG,
@@ -213,12 +219,14 @@ describe("name_map", () => {
     it(`every ${format} provider name round-trips through tool_resolve to its Trove name`, async () => {
       const sid = await seeded();
       const ctx = await context(sid, format);
-      for (const [provider, name] of Object.entries(ctx.name_map)) {
+      for (const [provider, name] of Object.entries(ctx.name_map) as [string, string][]) {
         if (name === "tool_search") continue; // answered by Trove's tool_search, not resolved
-        const res = await op(sid, "tool_resolve", { name: provider });
+        // Arguments are checked (omitted ones as {}): send a valid call, the tool's first example.
+        const args = argsFor(name);
+        const res = await op(sid, "tool_resolve", { name: provider, args });
         expect(res.status, provider).toBe(200);
         expect(res.json).toMatchObject({ decision: "allow", name, provider_name: provider });
-        const byTrove = await op(sid, "tool_resolve", { name });
+        const byTrove = await op(sid, "tool_resolve", { name, args });
         expect(byTrove.json).toMatchObject({ name, provider_name: provider });
       }
     });

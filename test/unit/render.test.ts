@@ -11,7 +11,7 @@ import { invertNames, providerNames } from "../../src/tools/provider-names";
 import { type RenderableTool, renderTool, selectExamples, type ToolFormat } from "../../src/tools/render";
 import { normalizeTool, ToolRecord } from "../../src/tools/tool-record";
 
-const FORMATS: ToolFormat[] = ["anthropic", "openai", "mcp", "json"];
+const FORMATS: ToolFormat[] = ["anthropic", "openai", "openai_responses", "mcp", "json"];
 const EXAMPLES_ON = { enabled: true, max_per_tool: 3 };
 const EXAMPLES_OFF = { enabled: false, max_per_tool: 3 };
 
@@ -55,6 +55,14 @@ const SHAPES: Record<ToolFormat, z.ZodType> = {
       parameters: ObjectSchema,
       strict: z.boolean().optional(),
     }),
+  }),
+  // Responses API `tools[]` function tool: flat, `strict` always sent.
+  openai_responses: z.strictObject({
+    type: z.literal("function"),
+    name: z.string().regex(OPENAI_NAME),
+    description: z.string().optional(),
+    parameters: ObjectSchema,
+    strict: z.boolean(),
   }),
   // MCP `Tool` from tools/list.
   mcp: z.strictObject({
