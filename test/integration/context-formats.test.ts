@@ -539,7 +539,11 @@ describe("tool use examples", () => {
       "Create an issue in a GitHub repository",
     );
     expect((await issueIn(sid, "mcp")).description).toBe("Create an issue in a GitHub repository");
-    const resolved = await op(sid, "tool_resolve", { name: "github.create_issue" });
+    const resolved = await op(sid, "tool_resolve", {
+      name: "github.create_issue",
+      args: argsFor("github.create_issue"),
+    });
+    expect(resolved.status).toBe(200);
     expect(resolved.json.tool.examples).toBeUndefined();
     for (const format of FORMATS) {
       expect(JSON.stringify((await context(sid, format)).tools)).not.toContain("Untagged");
@@ -580,8 +584,9 @@ describe("tool_search with format anthropic", () => {
       expect(Object.keys(ref).sort()).toEqual(["tool_name", "type"]);
       expect(ref.type).toBe("tool_reference");
       expect(ref.tool_name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-      const resolved = await op(sid, "tool_resolve", { name: res.json.tools[i].name });
-      expect(ref.tool_name).toBe(resolved.json.provider_name);
+      // The reference's name is the provider name: exact search by it finds the same tool.
+      const back = await op(sid, "tool_search", { query: ref.tool_name, search_type: "exact" });
+      expect(back.json.tools.map((t: { name: string }) => t.name)).toEqual([res.json.tools[i].name]);
     }
     const names = res.json.tool_references.map((r: any) => r.tool_name);
     expect(names).toContain("github_create_issue");
