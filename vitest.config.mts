@@ -74,7 +74,10 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b" },
+              bindings: {
+                TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b",
+                TROVE_ALLOWED_ORIGINS: "https://console.example",
+              },
             },
           }),
         ],

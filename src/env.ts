@@ -6,4 +6,6 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<SessionRpc>;
   /** Comma-separated `tenant:key` pairs; a secret in production, `.dev.vars` locally. */
   TROVE_API_KEYS?: string;
+  /** Comma-separated origins (besides the worker's own) whose pages may call the MCP endpoint. */
+  TROVE_ALLOWED_ORIGINS?: string;
 }

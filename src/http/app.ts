@@ -19,6 +19,7 @@ import { invoke as runOperation } from "./invoke";
 import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
 import { handleMcp } from "./mcp";
 import { openApiDocument } from "./openapi";
+import { checkOrigin } from "./origin";
 
 type AppEnv = { Bindings: Env; Variables: { tenant: string } };
 
@@ -47,11 +48,15 @@ export function createApp(): Hono<AppEnv> {
     app.all(path, (c) => methodNotAllowed(c, ["GET", "HEAD"], `${path} answers GET`));
   }
 
+  // MCP: a browser page on a foreign origin is turned away before its credentials are looked at.
+  app.use("/v1/sessions/:sid/mcp", checkOrigin);
   app.use("/v1/sessions/*", async (c, next) => {
     const auth = await authorize(c.req.header("authorization"), c.env.TROVE_API_KEYS ?? "");
     if (auth.tenant === null) {
       // RFC 6750 §3: a 401 names the scheme the caller should use.
-      c.header("www-authenticate", 'Bearer realm="trove"');
+      // With the reason, so an MCP client asks for a key instead of starting an OAuth flow.
+      const description = auth.message.replaceAll('"', "'");
+      c.header("www-authenticate", `Bearer realm="trove", error_description="${description}"`);
       const err = new TroveError("unauthorized", 401, auth.message, {
         field: "authorization",
         reason: auth.reason,

@@ -317,7 +317,9 @@ describe("an Authorization header that is not `Bearer <key>`", () => {
       message: "the Authorization header has no scheme: send `Authorization: Bearer <key>`",
       details: { field: "authorization", reason: "no_scheme" },
     });
-    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="trove"');
+    expect(res.headers.get("www-authenticate")).toBe(
+      'Bearer realm="trove", error_description="the Authorization header has no scheme: send `Authorization: Bearer <key>`"',
+    );
   });
 
   it("answers a real key without the scheme exactly like any other bare value", async () => {

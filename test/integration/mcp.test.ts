@@ -157,6 +157,52 @@ describe("connecting", () => {
   });
 });
 
+describe("transport security", () => {
+  const withOrigin = (sid: string, origin: string | null) =>
+    SELF.fetch(`https://trove.test/v1/sessions/${sid}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${KEY_A}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(origin ? { origin } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+
+  it("turns away a foreign Origin with 403 and a JSON-RPC error, before looking at the key", async () => {
+    const res = await withOrigin(newSid(), "https://evil.example");
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+    const noKey = await SELF.fetch(`https://trove.test/v1/sessions/${newSid()}/mcp`, {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(noKey.status).toBe(403);
+  });
+
+  it("serves its own origin, an allow-listed one (TROVE_ALLOWED_ORIGINS), and clients that send none", async () => {
+    for (const origin of ["https://trove.test", "https://console.example", null]) {
+      const res = await withOrigin(newSid(), origin);
+      expect(res.status, String(origin)).toBe(200);
+      expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("answers 401 with WWW-Authenticate: Bearer and the reason, so clients ask for a key", async () => {
+    const res = await withOrigin(newSid(), null).then(() =>
+      SELF.fetch(`https://trove.test/v1/sessions/${newSid()}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }),
+    );
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="trove", error_description="[^"]+"$/);
+  });
+});
+
 describe("tools", () => {
   it("lists every operation as a tool, with its input schema and annotations", async () => {
     const client = await connect(newSid());
