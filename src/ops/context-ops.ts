@@ -11,7 +11,7 @@ import { ApprovalView } from "./activation-ops";
 import { attachablePacks } from "./brought-tools";
 import { builtinTools } from "./builtins";
 import { ContextWarning, contextWarnings, type Droppable } from "./context-warnings";
-import { SYNC_CREATE_ISSUE } from "./examples";
+import { SYNC_CREATE_ISSUE, SYNCED_CREATE_ISSUE } from "./examples";
 import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
 import { packMetadata } from "./pack-ops";
@@ -370,15 +370,7 @@ export const events = defineOp({
           id: 1,
           type: "catalog_synced",
           at: "2026-11-23T10:00:00.000Z",
-          data: {
-            fingerprint: "5d41402abc4b2a76b9719d911017c592ae5d5e7a4f1b9c2b6b3c1d4e5f6a7b8c",
-            added: 1,
-            updated: 0,
-            removed: 0,
-            unchanged: 0,
-            total: 1,
-            mode: "replace",
-          },
+          data: { ...SYNCED_CREATE_ISSUE, mode: "replace" },
         },
       ],
       next_cursor: 1,

@@ -19,6 +19,16 @@ export const SYNC_CREATE_ISSUE = {
   },
 };
 
+/** What that sync answers (and what its catalog_synced event holds, with the mode). */
+export const SYNCED_CREATE_ISSUE = {
+  fingerprint: "5d41402abc4b2a76b9719d911017c592ae5d5e7a4f1b9c2b6b3c1d4e5f6a7b8c",
+  added: 1,
+  updated: 0,
+  removed: 0,
+  unchanged: 0,
+  total: 1,
+};
+
 /** How the core pack's find-tools skill is listed. */
 export const FIND_TOOLS_LISTED = {
   name: "find-tools",

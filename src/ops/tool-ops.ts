@@ -6,6 +6,7 @@ import { visibilityFor } from "../tools/policy";
 import { LoadingMode, MAX_TOOLS, ToolRecord } from "../tools/tool-record";
 import { searchTools } from "../tools/tool-search";
 import { modelToolNames } from "./builtins";
+import { SYNC_CREATE_ISSUE, SYNCED_CREATE_ISSUE } from "./examples";
 import { defineOp } from "./operation";
 
 export const CatalogSyncInput = z
@@ -46,27 +47,8 @@ export const catalogSync = defineOp({
   output: CatalogSyncOutput,
   errors: ["catalog_too_large"],
   example: {
-    input: {
-      tools: [
-        {
-          name: "github.create_issue",
-          description: "Create an issue in a GitHub repository",
-          input_schema: {
-            type: "object",
-            properties: { repo: { type: "string" }, title: { type: "string" } },
-            required: ["repo", "title"],
-          },
-        },
-      ],
-    },
-    output: {
-      fingerprint: "5d41402abc4b2a76b9719d911017c592ae5d5e7a4f1b9c2b6b3c1d4e5f6a7b8c",
-      added: 1,
-      updated: 0,
-      removed: 0,
-      unchanged: 0,
-      total: 1,
-    },
+    input: SYNC_CREATE_ISSUE.input,
+    output: SYNCED_CREATE_ISSUE,
   },
   handler(ctx, input) {
     assertNotReserved(input.tools, modelToolNames(ctx.operations));
