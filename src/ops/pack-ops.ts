@@ -5,7 +5,14 @@ import { z } from "zod";
 import { TroveError } from "../errors";
 import { packSource } from "../packs/attachments";
 import type { BundledPack } from "../packs/bundle";
-import { PageInput, PageOutput, readPage, relativeFilePath, unsupportedFile } from "../packs/file-pages";
+import {
+  PAGE_ERRORS,
+  PageInput,
+  PageOutput,
+  readPage,
+  relativeFilePath,
+  unsupportedFile,
+} from "../packs/file-pages";
 import { visibilityFor } from "../tools/policy";
 import { attachablePacks, checkedRecords } from "./brought-tools";
 import type { OpContext } from "./operation";
@@ -196,14 +203,7 @@ export const packReadFile = defineOp({
   writes: false,
   input: PackReadFileInput,
   output: z.object({ pack_id: z.string(), ...PageOutput }),
-  errors: [
-    "unknown_pack",
-    "pack_not_attached",
-    "unknown_file",
-    "invalid_path",
-    "invalid_offset",
-    "unsupported_file",
-  ],
+  errors: ["unknown_pack", "pack_not_attached", ...PAGE_ERRORS],
   model: {
     description: "Read a file of an attached capability pack (docs, resources), a page at a time.",
     input: PackReadFileInput.pick({ pack_id: true, path: true, offset: true }),

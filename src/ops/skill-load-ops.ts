@@ -3,7 +3,14 @@
 import { z } from "zod";
 import { TroveError } from "../errors";
 import type { Bundle, BundledSkill } from "../packs/bundle";
-import { PageInput, PageOutput, readPage, relativeFilePath, unsupportedFile } from "../packs/file-pages";
+import {
+  PAGE_ERRORS,
+  PageInput,
+  PageOutput,
+  readPage,
+  relativeFilePath,
+  unsupportedFile,
+} from "../packs/file-pages";
 import { sha256Hex } from "../search/hash";
 import { unknownSkill } from "../skills/skill-store";
 import { specFields } from "../skills/spec-fields";
@@ -301,14 +308,7 @@ export const skillReadFile = defineOp({
   writes: false,
   input: SkillReadFileInput,
   output: z.object({ skill: z.string().describe("The skill's qualified id"), ...PageOutput }),
-  errors: [
-    "unknown_skill",
-    "ambiguous_skill",
-    "unknown_file",
-    "invalid_path",
-    "invalid_offset",
-    "unsupported_file",
-  ],
+  errors: ["unknown_skill", "ambiguous_skill", ...PAGE_ERRORS],
   model: {
     description: "Read a file a skill bundles (as skill_load lists it), a page at a time.",
     input: SkillReadFileInput.pick({ skill: true, path: true, offset: true }),

@@ -1,11 +1,9 @@
 // Operations on the tool catalog: sync it, search it.
 import { z } from "zod";
-import { validationError } from "../errors";
 import { SearchType, ToolFormat } from "../schemas";
 import { visibilityFor } from "../tools/policy";
 import { LoadingMode, MAX_TOOLS, ToolRecord } from "../tools/tool-record";
 import { searchTools } from "../tools/tool-search";
-import { modelToolNames } from "./builtins";
 import { SYNC_CREATE_ISSUE, SYNCED_CREATE_ISSUE } from "./examples";
 import { defineOp } from "./operation";
 
@@ -51,7 +49,6 @@ export const catalogSync = defineOp({
     output: SYNCED_CREATE_ISSUE,
   },
   handler(ctx, input) {
-    assertNotReserved(input.tools, modelToolNames(ctx.operations));
     const result = ctx.catalog.sync(input.tools, input.mode, visibilityFor(ctx.config.get()));
     if (result.added + result.updated + result.removed > 0) {
       ctx.events.record("catalog_synced", { ...result, mode: input.mode }, ctx.now);
@@ -59,26 +56,6 @@ export const catalogSync = defineOp({
     return result;
   },
 });
-
-/**
- * The names of Trove's own tools are the model's: a catalog tool may not take one. Checked here,
- * where the registry is at hand, with the same 400 a schema issue gets.
- */
-function assertNotReserved(tools: readonly { name: string }[], reserved: readonly string[]): void {
-  const issues = tools.flatMap((tool, i) =>
-    reserved.includes(tool.name)
-      ? [
-          {
-            code: "custom" as const,
-            path: ["tools", i, "name"],
-            message: `"${tool.name}" is reserved for Trove`,
-            input: tool.name,
-          },
-        ]
-      : [],
-  );
-  if (issues.length > 0) throw validationError(new z.ZodError(issues));
-}
 
 export const ToolSearchInput = z.strictObject({
   query: z.string().max(2000),

@@ -1,11 +1,19 @@
 // Reading bundled files a page at a time, shared by skill_read_file and pack_read_file: safe
 // relative paths, paging that never splits a character, and a MIME type by extension.
 import { z } from "zod";
-import { TroveError } from "../errors";
+import { type ErrorCode, TroveError } from "../errors";
 
 export const MAX_READ_LENGTH = 64_000;
 
 /** The paging fields of a read: where to start and how much. */
+/** What reading a file a page at a time can answer besides a 200 (with the owner's own lookups). */
+export const PAGE_ERRORS = [
+  "unknown_file",
+  "invalid_path",
+  "invalid_offset",
+  "unsupported_file",
+] as const satisfies readonly ErrorCode[];
+
 export const PageInput = {
   offset: z.number().int().min(0).default(0).describe("Where to start, in characters (UTF-16 code units)"),
   length: z.number().int().min(1).max(MAX_READ_LENGTH).default(16_000),

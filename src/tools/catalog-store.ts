@@ -3,10 +3,15 @@ import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
+import {
+  assertNotReserved,
+  desiredProviderNames,
+  freeProviderNames,
+  writeProviderNames,
+} from "./catalog-naming";
 import { findTool, providerNamesOf, type StoredTool, visibleTools } from "./catalog-queries";
 import { type PlannedRow, type ToolRow, type ToolSource, toolRow, UPSERT } from "./catalog-rows";
 import type { Visibility } from "./policy";
-import { providerNames } from "./provider-names";
 import {
   hashTool,
   type LoadingMode,
@@ -90,8 +95,8 @@ export class CatalogStore {
   #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
 
   /**
-   * @param reserved names of Trove's own tools: no provider name may take one (the operations
-   *   layer knows them; the catalog only keeps clear of them).
+   * @param reserved names of Trove's own tools: the agent's catalog may not hold one and no
+   *   provider name may take one (the operations layer knows them; the catalog keeps clear of them).
    */
   constructor(
     private readonly sql: Sql,
@@ -114,6 +119,7 @@ export class CatalogStore {
    * Throws before writing anything when the result would exceed MAX_TOOLS.
    */
   sync(inputs: readonly ToolRecordInput[], mode: "replace" | "merge", visibility: Visibility): SyncResult {
+    assertNotReserved(inputs, this.reserved);
     // Agents resend the same catalog every turn: when this request is byte-for-byte the previous
     // sync, nothing can have changed since (every write clears #lastSync), so skip per-record work.
     const digest = `${mode}:${sha256Hex(JSON.stringify(inputs))}`;
@@ -227,14 +233,14 @@ export class CatalogStore {
       this.sql.run(`DELETE FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`, chunk);
     }
     const desired = this.providerNamesAfter(plan.rows, present, stored);
-    this.freeProviderNames(desired, stored);
+    freeProviderNames(this.sql, desired, stored);
     const rows: ToolRow[] = plan.rows.map((row) => ({
       ...row,
       provider_name: desired.get(row.name) ?? null,
       source,
     }));
     for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
-    this.writeProviderNames(desired, stored, new Set(rows.map((row) => row.name)));
+    writeProviderNames(this.sql, desired, stored, new Set(rows.map((row) => row.name)));
     // The fingerprint is the agent's: it tells the agent whether its own catalog must be re-sent.
     const fingerprint = source === AGENT ? fingerprintOf(plan.next.values()) : this.fingerprint();
     if (source === AGENT) {
@@ -305,8 +311,8 @@ export class CatalogStore {
         { provider: changed.get(r.id) === false ? null : (stored.get(r.name)?.provider ?? null) },
       ]),
     );
-    this.freeProviderNames(desired, current);
-    this.writeProviderNames(desired, current, new Set());
+    freeProviderNames(this.sql, desired, current);
+    writeProviderNames(this.sql, desired, current, new Set());
     return changes.length;
   }
 
@@ -396,43 +402,6 @@ export class CatalogStore {
     return this.#naming;
   }
 
-  /**
-   * provider_name is unique: every stored name that is about to change is cleared first; the
-   * desired names are injective, so afterwards nothing can collide.
-   */
-  private freeProviderNames(
-    desired: ReadonlyMap<string, string | null>,
-    current: ReadonlyMap<string, { provider: string | null }>,
-  ): void {
-    const changing = [...current]
-      .filter(([name, s]) => desired.has(name) && s.provider !== null && s.provider !== desired.get(name))
-      .map(([name]) => name);
-    for (const chunk of jsonChunks(changing)) {
-      this.sql.run(
-        `UPDATE trove_tools SET provider_name = NULL WHERE name IN (SELECT value FROM json_each(?))`,
-        chunk,
-      );
-    }
-  }
-
-  /** Writes the provider names that differ from what is stored, except for rows just upserted. */
-  private writeProviderNames(
-    desired: ReadonlyMap<string, string | null>,
-    stored: ReadonlyMap<string, { provider: string | null }>,
-    written: ReadonlySet<string>,
-  ): void {
-    const renamed = [...desired]
-      .filter(([name, p]) => !written.has(name) && (stored.get(name)?.provider ?? null) !== p)
-      .map(([name, p]) => ({ name, provider_name: p }));
-    for (const chunk of jsonChunks(renamed)) {
-      this.sql.run(
-        `UPDATE trove_tools SET provider_name = j.value->>'provider_name'
-         FROM json_each(?) AS j WHERE trove_tools.name = j.value->>'name'`,
-        chunk,
-      );
-    }
-  }
-
   private hashes(): Map<string, Held> {
     this.#hashes ??= new Map(
       this.sql
@@ -457,19 +426,6 @@ function splitBySource(
     else others.set(name, h);
   }
   return { existing, others };
-}
-
-/**
- * Provider names for the tools the policy allows; denied tools get none (a denied tool must not
- * change another tool's name, which would reveal it).
- */
-function desiredProviderNames(
-  allowed: readonly string[],
-  present: readonly string[],
-  reserved: readonly string[],
-): Map<string, string | null> {
-  const names = providerNames(allowed, reserved);
-  return new Map(present.map((name) => [name, names.get(name) ?? null]));
 }
 
 /** sha256 over the sorted record hashes: equal catalogs have equal fingerprints. */

@@ -2,6 +2,7 @@
 // `strict` exactly when OpenAI accepts the schema unchanged, and Anthropic's deferred tools, where
 // every tool_reference tool_search returns names a tool of the same request.
 import { describe, expect, it } from "vitest";
+import { closed } from "../support/fixtures";
 import { call, newSid, op } from "../support/http";
 
 const ProviderName = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -23,13 +24,6 @@ async function context(sid: string, body: Record<string, unknown>): Promise<any>
 
 // ---- OpenAI strict mode: schemas OpenAI accepts as they are, and schemas it would refuse ----
 
-const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  type: "object",
-  properties,
-  required: Object.keys(properties),
-  additionalProperties: false,
-  ...extra,
-});
 const nest = (depth: number): Record<string, unknown> =>
   depth === 1 ? { type: "string" } : closed({ inner: nest(depth - 1) });
 

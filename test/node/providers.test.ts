@@ -13,17 +13,10 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closed } from "../support/fixtures";
 import { type RunningWorker, startWorker } from "./worker";
 
 // ---- A realistic catalog: nested schemas, some strict-compatible, some not ----
-
-const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  type: "object",
-  properties,
-  required: Object.keys(properties),
-  additionalProperties: false,
-  ...extra,
-});
 
 const CATALOG = [
   {

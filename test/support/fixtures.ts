@@ -56,3 +56,15 @@ export const GITHUB_SLACK = [CREATE_ISSUE, LIST_REPOS, SEND_MESSAGE];
 
 /** The fingerprint of an empty catalog: SHA-256 of the empty string. */
 export const EMPTY_FINGERPRINT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/**
+ * An object schema OpenAI's strict mode accepts as written: every property required, nothing else
+ * allowed.
+ */
+export const closed = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
+  ...extra,
+});
