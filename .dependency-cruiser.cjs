@@ -5,10 +5,10 @@
 
 /** Top to bottom. A path matches the first floor whose pattern it starts with. */
 const FLOORS = [
-  { name: "entry", path: "^src/(index|session-object)\\.ts$|^src/session/" },
+  { name: "entry", path: "^src/(index|session-object|learning-object)\\.ts$|^src/session/" },
   { name: "surfaces", path: "^src/(http/|env\\.ts$)" },
   { name: "operations", path: "^src/ops/" },
-  { name: "domains", path: "^src/(tools|skills|packs|state|generated)/" },
+  { name: "domains", path: "^src/(tools|skills|packs|state|learning|generated)/" },
   { name: "shared", path: "^src/search/" },
   { name: "base", path: "^src/(db/|(errors|schemas)\\.ts$)" },
 ];
@@ -47,13 +47,31 @@ module.exports = {
       to: { path: "^src/(index|session-object|env)\\.ts$|^src/(session|http|ops|state)/" },
     },
     {
+      name: "client-package-stands-alone",
+      // Packages in node_modules are excluded from the graph: test/node/client-package.test.ts
+      // checks that the packed client imports none.
+      comment: "packages/client is published on its own: it imports its own files, never the worker's",
+      severity: "error",
+      from: { path: "^packages/client/src/" },
+      to: { pathNot: "^packages/client/src/" },
+    },
+    {
+      name: "ai-sdk-package-stands-alone",
+      // `@trove/client` resolves to the workspace package's build (packages/client/dist/).
+      comment:
+        "packages/ai-sdk is published on its own: its files, @trove/client and `ai`, never the worker's",
+      severity: "error",
+      from: { path: "^packages/ai-sdk/src/" },
+      to: { pathNot: "^packages/ai-sdk/src/|^packages/client/dist/" },
+    },
+    {
       name: "every-src-file-has-a-floor",
       comment: "a new top-level folder in src/ must be placed on a floor in .dependency-cruiser.cjs",
       severity: "error",
       from: { path: "^src/" },
       to: {
         path: "^src/",
-        pathNot: [...FLOORS.map((f) => f.path), "^src/compiler/", "^src/client\\.ts$"].join("|"),
+        pathNot: [...FLOORS.map((f) => f.path), "^src/compiler/"].join("|"),
       },
     },
     ...upward,

@@ -1,5 +1,6 @@
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest, getRunnerName } from "@cloudflare/vitest-pool-workers";
 import { configDefaults, defineConfig, type Plugin } from "vitest/config";
+import type { TestProject } from "vitest/node";
 
 // A passing run prints the runner's summary and little else. What is silenced here, and why:
 //
@@ -24,6 +25,10 @@ const EXPECTED_RUNTIME_LINES: readonly RegExp[] = [
   // Durable Objects restarted with ctx.abort("restart for the test"), as a deploy would: workerd
   // reports the aborted request and any request it cut (activation, lifetime and fault tests).
   /^uncaught exception; exception = \S+ failed: broken\.\w+GateBroken; jsg\.Error: restart for the test/,
+  // A service binding without a tenant, and RPC methods Trove does not have: the pool's wrapper
+  // around the TroveService entrypoint reports the rejection it passes on, which workerd alone does
+  // not (test/integration/service-binding.test.ts).
+  /^uncaught exception; source = Uncaught \(in promise\); stack = (Error: trove: this service binding has |TypeError: The RPC receiver does not implement )/,
 ];
 
 const filtered = Symbol.for("trove.expectedRuntimeLinesDropped");
@@ -61,6 +66,32 @@ function quietDependencySourcemaps(): Plugin {
   };
 }
 
+/**
+ * An auxiliary worker calling Trove over service bindings (test/fixtures/rpc-caller/, driven by
+ * test/integration/service-binding.test.ts): it binds to the worker under test — which the pool
+ * names after the project (getRunnerName reads only the project's name) — at its `TroveService`
+ * entrypoint, once per tenant configuration a caller can have.
+ */
+function rpcCaller(project: string) {
+  const trove = (props?: Record<string, unknown>) => ({
+    name: getRunnerName({ name: project } as TestProject),
+    entrypoint: "TroveService",
+    ...(props ? { props } : {}),
+  });
+  return {
+    name: "rpc-caller",
+    modules: true,
+    scriptPath: "./test/fixtures/rpc-caller/index.mjs",
+    compatibilityDate: "2026-04-01",
+    serviceBindings: {
+      TROVE: trove({ tenant: "tenant-a" }),
+      TROVE_B: trove({ tenant: "tenant-b" }),
+      TROVE_NO_TENANT: trove(),
+      TROVE_BAD_TENANT: trove({ tenant: "tenant-a/../tenant-b" }),
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [quietDependencySourcemaps()],
   test: {
@@ -78,6 +109,8 @@ export default defineConfig({
                 TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b",
                 TROVE_ALLOWED_ORIGINS: "https://console.example",
               },
+              serviceBindings: { RPC_CALLER: "rpc-caller" },
+              workers: [rpcCaller("workers")],
             },
           }),
         ],

@@ -2,7 +2,7 @@
 // mix (context, tool_search, tool_resolve with approvals, re-syncs, skills, state), each request
 // timed and checked by a Recorder that stops starting new ones at its deadline or request cap.
 import { Validator } from "@cfworker/json-schema";
-import { type OperationInput, TroveApiError, type TroveSession } from "../src/client";
+import { type OperationInput, TroveApiError, type TroveSession } from "../packages/client/src/index";
 import { evalQueries } from "./catalogs";
 
 export type CatalogTool = OperationInput<"catalog_sync">["tools"][number];

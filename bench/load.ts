@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import { Trove } from "../src/client";
+import { Trove } from "../packages/client/src/index";
 import { benchCatalog } from "./catalogs";
 import { percentile, table } from "./harness";
 import { type Agent, APPROVAL_GLOBS, argsFor, type CatalogTool, Recorder, runTurns, setUp } from "./load-mix";

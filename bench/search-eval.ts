@@ -1,8 +1,12 @@
-// Retrieval quality of tool_search on the dev evaluation: Recall@1, Recall@5 and MRR per query kind.
-// Usage: npm run bench:search [-- --catalog FILE --queries FILE --verbose]
+// Retrieval quality of tool_search on the dev evaluation: Recall@1, Recall@5 and MRR per query kind
+// for each query set, and how well the top result's relevance tells answerable queries from those
+// nothing in the catalog answers (AUROC).
+// Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { RELEVANCE_CURVE } from "../src/search/scoring";
 import { startBench, table } from "./harness";
+import { minimalArgs, startReplay } from "./learning-replay";
 
 interface EvalQuery {
   query: string;
@@ -10,53 +14,91 @@ interface EvalQuery {
   kind: string;
 }
 interface SearchOutput {
-  tools: { name: string; score: number }[];
+  tools: { name: string; score: number; relevance: number }[];
 }
 
+const DEFAULT_SETS = "bench/search-eval/queries.json,bench/search-eval/queries-everyday.json";
 const { values: args } = parseArgs({
   options: {
     catalog: { type: "string", default: "bench/search-eval/catalog.json" },
-    queries: { type: "string", default: "bench/search-eval/queries.json" },
+    queries: { type: "string", default: DEFAULT_SETS },
     verbose: { type: "boolean", default: false },
+    calibrate: { type: "boolean", default: false },
   },
 });
 
 const catalog = JSON.parse(readFileSync(args.catalog, "utf8")) as unknown[];
-const queries = JSON.parse(readFileSync(args.queries, "utf8")) as EvalQuery[];
+const sets = args.queries
+  .split(",")
+  .filter((file) => existsSync(file))
+  .map((file) => ({ file, queries: JSON.parse(readFileSync(file, "utf8")) as EvalQuery[] }));
 
-const bench = await startBench();
-try {
-  const session = await bench.session("search-eval");
-  await bench.op(session, "catalog_sync", { tools: catalog });
+interface Outcome {
+  kind: string;
+  /** Rank of the first expected tool (Infinity: not in the top 10); null for no-answer queries. */
+  rank: number | null;
+  returned: number;
+  /** The first result's relevance (0 when nothing came back). */
+  top: number;
+  /** The top 5 results: relevance, and whether the query asked for that tool. */
+  results: { relevance: number; wanted: boolean }[];
+}
 
-  interface Outcome {
-    kind: string;
-    rank: number | null;
-    returned: number;
-  }
+type Search = (query: string) => Promise<SearchOutput>;
+
+async function run(
+  search: Search,
+  queries: readonly EvalQuery[],
+): Promise<{ outcomes: Outcome[]; misses: string[] }> {
   const outcomes: Outcome[] = [];
   const misses: string[] = [];
   for (const q of queries) {
-    const out = await bench.op<SearchOutput>(session, "tool_search", { query: q.query, limit: 10 });
+    const out = await search(q.query);
     const names = out.tools.map((t) => t.name);
     const index = names.findIndex((n) => q.expected.includes(n));
     const rank = q.expected.length === 0 ? null : index === -1 ? Infinity : index + 1;
-    outcomes.push({ kind: q.kind, rank, returned: names.length });
-    if (rank !== null && rank > 1) {
+    outcomes.push({
+      kind: q.kind,
+      rank,
+      returned: names.length,
+      top: out.tools[0]?.relevance ?? 0,
+      results: out.tools
+        .slice(0, 5)
+        .map((t) => ({ relevance: t.relevance, wanted: q.expected.includes(t.name) })),
+    });
+    if (rank !== 1) {
+      const where = rank === null ? "none" : rank === Infinity ? "miss" : `@${rank}`;
       misses.push(
-        `${rank === Infinity ? "miss" : `@${rank}`}  ${q.query}  → want ${q.expected.join("|")}, got ${names.slice(0, 3).join(", ")}`,
+        `${where}  ${q.query}  → want ${q.expected.join("|") || "nothing"}, got ${out.tools
+          .slice(0, 3)
+          .map((t) => `${t.name} (${t.relevance.toFixed(2)})`)
+          .join(", ")}`,
       );
     }
   }
+  return { outcomes, misses };
+}
 
-  const summarize = (rows: Outcome[]) => {
-    const answerable = rows.filter((r) => r.rank !== null);
-    const n = answerable.length;
-    const at = (k: number) => answerable.filter((r) => (r.rank ?? Infinity) <= k).length / (n || 1);
-    const mrr =
-      answerable.reduce((sum, r) => sum + (r.rank && r.rank !== Infinity ? 1 / r.rank : 0), 0) / (n || 1);
-    return { n, r1: at(1), r5: at(5), mrr };
-  };
+function summarize(rows: readonly Outcome[]) {
+  const answerable = rows.filter((r) => r.rank !== null);
+  const n = answerable.length;
+  const at = (k: number) => answerable.filter((r) => (r.rank ?? Infinity) <= k).length / (n || 1);
+  const mrr =
+    answerable.reduce((sum, r) => sum + (r.rank && r.rank !== Infinity ? 1 / r.rank : 0), 0) / (n || 1);
+  return { n, r1: at(1), r5: at(5), mrr };
+}
+
+/** The chance that an answerable query's top relevance is above a no-answer query's (ties count half). */
+function auroc(outcomes: readonly Outcome[]): number | null {
+  const pos = outcomes.filter((o) => o.rank !== null).map((o) => o.top);
+  const neg = outcomes.filter((o) => o.rank === null).map((o) => o.top);
+  if (pos.length === 0 || neg.length === 0) return null;
+  let wins = 0;
+  for (const p of pos) for (const q of neg) wins += p > q ? 1 : p === q ? 0.5 : 0;
+  return wins / (pos.length * neg.length);
+}
+
+function kindTable(outcomes: readonly Outcome[]): string {
   const kinds = [...new Set(outcomes.map((o) => o.kind))].sort();
   const rows = kinds
     .map((kind) => ({ kind, ...summarize(outcomes.filter((o) => o.kind === kind)) }))
@@ -64,31 +106,171 @@ try {
     .map((r) => [r.kind, r.n, r.r1.toFixed(3), r.r5.toFixed(3), r.mrr.toFixed(3)]);
   const all = summarize(outcomes);
   rows.push(["all", all.n, all.r1.toFixed(3), all.r5.toFixed(3), all.mrr.toFixed(3)]);
-  console.log(`tool_search (fts) on ${catalog.length} tools, ${queries.length} queries (${args.queries})\n`);
-  console.log(table(["kind", "queries", "Recall@1", "Recall@5", "MRR"], rows));
-  const noAnswer = outcomes.filter((o) => o.rank === null);
-  if (noAnswer.length > 0) {
-    const empty = noAnswer.filter((o) => o.returned === 0).length;
+  return table(["kind", "queries", "Recall@1", "Recall@5", "MRR"], rows);
+}
+
+function noAnswerLine(outcomes: readonly Outcome[]): string {
+  const none = outcomes.filter((o) => o.rank === null);
+  const area = auroc(outcomes);
+  return (
+    `no-answer queries: ${none.length}, returned nothing: ${none.filter((o) => o.returned === 0).length}; ` +
+    `top relevance separates them from answerable ones with AUROC ${area === null ? "n/a" : area.toFixed(3)}`
+  );
+}
+
+/**
+ * The relevance curve's two constants, fitted by logistic regression (Newton's method) of "the
+ * query asked for this result" on coverage, over the top 5 results of every query. Coverage is read
+ * back from each relevance through the current curve.
+ */
+function fitCurve(outcomes: readonly Outcome[]): { slope: number; offset: number; n: number } {
+  const { slope: s0, offset: o0 } = RELEVANCE_CURVE;
+  const points = outcomes.flatMap((o) =>
+    o.results
+      .filter((r) => r.relevance > 0 && r.relevance < 1)
+      .map((r) => ({ x: (Math.log(r.relevance / (1 - r.relevance)) - o0) / s0, y: r.wanted ? 1 : 0 })),
+  );
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < 50; i++) {
+    let ga = 0;
+    let gb = 0;
+    let haa = 0;
+    let hab = 0;
+    let hbb = 0;
+    for (const { x, y } of points) {
+      const p = 1 / (1 + Math.exp(-(a * x + b)));
+      ga += (y - p) * x;
+      gb += y - p;
+      const w = p * (1 - p);
+      haa += w * x * x;
+      hab += w * x;
+      hbb += w;
+    }
+    const det = haa * hbb - hab * hab;
+    if (!(Math.abs(det) > 1e-12)) break;
+    a += (hbb * ga - hab * gb) / det;
+    b += (haa * gb - hab * ga) / det;
+  }
+  return { slope: a, offset: b, n: points.length };
+}
+
+/**
+ * History: `history` replayed through the public API in HISTORY_SESSIONS sessions of one tenant
+ * (search, then resolve the expected tool it returned). Test: `test` searched in a new session of
+ * that tenant (learned) and of another tenant (control).
+ */
+async function learningEvaluation(history: readonly EvalQuery[], test: readonly EvalQuery[]) {
+  const HISTORY_SESSIONS = 4;
+  const replay = await startReplay();
+  try {
+    const tools = catalog as { name: string; input_schema?: Parameters<typeof minimalArgs>[0] }[];
+    const schemas = new Map(tools.map((t) => [t.name, t.input_schema]));
+    for (let i = 0; i < HISTORY_SESSIONS; i++) {
+      await replay.op("learned", `history-${i}`, "catalog_sync", { tools: catalog });
+    }
+    let taught = 0;
+    for (const [i, q] of history.filter((h) => h.expected.length > 0).entries()) {
+      const sid = `history-${i % HISTORY_SESSIONS}`;
+      const out = await replay.op<SearchOutput>("learned", sid, "tool_search", { query: q.query, limit: 10 });
+      const used = out.tools.find((t) => q.expected.includes(t.name))?.name;
+      if (!used) continue;
+      await replay.op("learned", sid, "tool_resolve", { name: used, args: minimalArgs(schemas.get(used)) });
+      taught++;
+    }
+    // Sessions send what they learned after their responses: wait until the tenant has merged it.
+    let merged = -1;
+    for (let tries = 0; tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const state = await replay.get<{ merged: number }>("learned", "/v1/learning");
+      if (state.merged === merged && merged > 0) break;
+      merged = state.merged;
+    }
+    const figures = async (tenant: "learned" | "control") => {
+      await replay.op(tenant, "test", "catalog_sync", { tools: catalog });
+      const search = (query: string) =>
+        replay.op<SearchOutput>(tenant, "test", "tool_search", { query, limit: 10 });
+      return (await run(search, test)).outcomes;
+    };
+    const learned = await figures("learned");
+    const control = await figures("control");
+    const kinds = [...new Set(learned.filter((o) => o.rank !== null).map((o) => o.kind))].sort();
+    const rows = [...kinds, "all"].map((kind) => {
+      const pick = (o: Outcome[]) => summarize(kind === "all" ? o : o.filter((x) => x.kind === kind));
+      const [l, c] = [pick(learned), pick(control)];
+      return [
+        kind,
+        l.n,
+        c.r1.toFixed(3),
+        l.r1.toFixed(3),
+        c.r5.toFixed(3),
+        l.r5.toFixed(3),
+        c.mrr.toFixed(3),
+        l.mrr.toFixed(3),
+      ];
+    });
+    return {
+      heading: `Learning: ${history.length} history queries replayed in ${HISTORY_SESSIONS} sessions of one tenant (${taught} uses, ${merged} pairs merged); the ${test.length} test queries in a new session of that tenant (learned) and of another tenant (control)`,
+      table: table(
+        [
+          "kind",
+          "queries",
+          "R@1 control",
+          "R@1 learned",
+          "R@5 control",
+          "R@5 learned",
+          "MRR control",
+          "MRR learned",
+        ],
+        rows,
+      ),
+    };
+  } finally {
+    await replay.dispose();
+  }
+}
+
+const bench = await startBench();
+try {
+  const session = await bench.session("search-eval");
+  await bench.op(session, "catalog_sync", { tools: catalog });
+  const sections: string[] = [];
+  const everything: Outcome[] = [];
+  for (const set of sets) {
+    const search = (query: string) => bench.op<SearchOutput>(session, "tool_search", { query, limit: 10 });
+    const { outcomes, misses } = await run(search, set.queries);
+    everything.push(...outcomes);
+    const all = summarize(outcomes);
+    const heading = `tool_search (fts) on ${catalog.length} tools, ${set.queries.length} queries (${set.file})`;
+    const body = `${kindTable(outcomes)}\n\n${noAnswerLine(outcomes)}`;
+    console.log(`${heading}\n\n${body}\n`);
+    if (args.verbose) console.log(`${misses.join("\n")}\n`);
+    sections.push(`### ${set.file}: ${set.queries.length} queries\n\n${body}\n`);
+    if (set.file === "bench/search-eval/queries.json") {
+      const met = all.r5 >= 0.95 && all.mrr >= 0.85;
+      console.log(`targets (first set): Recall@5 >= 0.95, MRR >= 0.85 -> ${met ? "met" : "NOT met"}\n`);
+    }
+  }
+  console.log(`${noAnswerLine(everything)} (all sets)`);
+  const [history, test] = sets;
+  if (history && test) {
+    const learned = await learningEvaluation(history.queries, test.queries);
+    console.log(`\n${learned.heading}\n\n${learned.table}\n`);
+    sections.push(`### ${learned.heading}\n\n${learned.table}\n`);
+  }
+  if (args.calibrate) {
+    const fit = fitCurve(everything);
     console.log(
-      `\nno-answer queries: ${noAnswer.length}, returned nothing: ${empty} (${((100 * empty) / noAnswer.length).toFixed(0)} %)`,
+      `\nrelevance curve fitted on ${fit.n} results: { slope: ${fit.slope.toFixed(2)}, offset: ${fit.offset.toFixed(2)} } ` +
+        `(in use: ${JSON.stringify(RELEVANCE_CURVE)})`,
     );
   }
-  console.log(
-    `\ntargets: Recall@5 >= 0.95, MRR >= 0.85 -> ${all.r5 >= 0.95 && all.mrr >= 0.85 ? "met" : "NOT met"}`,
-  );
-  if (args.verbose) console.log(`\n${misses.join("\n")}`);
-  if (
-    args.queries === "bench/search-eval/queries.json" &&
-    args.catalog === "bench/search-eval/catalog.json"
-  ) {
+  if (args.queries === DEFAULT_SETS && args.catalog === "bench/search-eval/catalog.json") {
     const section = `## Retrieval quality (npm run bench:search)
 
-Dev evaluation, ${catalog.length} tools, ${queries.length} queries; run ${new Date().toISOString().slice(0, 16)}Z. Targets: Recall@5 ≥ 0.95, MRR ≥ 0.85.
+Dev evaluation, ${catalog.length} tools; run ${new Date().toISOString().slice(0, 16)}Z. Targets, first set: Recall@5 ≥ 0.95, MRR ≥ 0.85. AUROC: how well the first result's relevance separates no-answer queries from answerable ones (target ≥ 0.9; all sets: ${auroc(everything)?.toFixed(3) ?? "n/a"}).
 
-${table(["kind", "queries", "Recall@1", "Recall@5", "MRR"], rows)}
-
-No-answer queries returning nothing: ${noAnswer.filter((o) => o.returned === 0).length} of ${noAnswer.length}.
-`;
+${sections.join("\n")}`;
     const previous = existsSync("bench/RESULTS.md")
       ? readFileSync("bench/RESULTS.md", "utf8")
       : "# Benchmark results\n\n";

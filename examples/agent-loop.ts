@@ -6,7 +6,8 @@
 //   npx tsx examples/agent-loop.ts  # in another terminal
 //
 // TROVE_URL and TROVE_KEY override the address and the key (the dev key from .dev.vars.example).
-import { Trove, type TroveSession } from "../src/client";
+// Outside this repository the client is the package `@trove/client`: `import { Trove } from "@trove/client"`.
+import { Trove, type TroveSession } from "../packages/client/src/index";
 
 const TOOLS = [
   {

@@ -1,6 +1,9 @@
-// Worker entry: the HTTP app, and the session object class wrangler binds as SESSIONS.
+// Worker entry: the HTTP app, the session object class wrangler binds as SESSIONS, and the
+// entrypoint other workers of the account bind to (docs/service-binding.md).
 import { createApp } from "./http/app";
 
+export { TroveService } from "./http/rpc";
+export { LearningObject } from "./learning-object";
 export { SessionObject } from "./session-object";
 
 export default createApp();

@@ -19,3 +19,24 @@ export type SearchType = z.infer<typeof SearchType>;
  */
 export const ToolFormat = z.enum(["anthropic", "openai", "openai_responses", "mcp", "json"]);
 export type ToolFormat = z.infer<typeof ToolFormat>;
+
+/**
+ * A search result's relevance: how well it answers the query, on one scale for every query and
+ * catalog (unlike `score`, which is relative to the other results of the same search).
+ */
+export const Relevance = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe(
+    "How well this result answers the query, comparable across queries: about the chance that it is what " +
+      "was asked for (1 for an exact name)",
+  );
+
+/** Leaves out results below a relevance: a caller's way to get nothing rather than a poor match. */
+export const MinRelevance = z
+  .number()
+  .min(0)
+  .max(1)
+  .default(0)
+  .describe("Leave out results whose relevance is below this; an empty answer then means nothing fits");

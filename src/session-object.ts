@@ -6,10 +6,12 @@ import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
 import { TroveError } from "./errors";
 import { BUNDLE } from "./generated/packs";
+import type { LearningRpc } from "./learning/learning-rpc";
 import type { OpResult, SessionAddress, SessionRpc } from "./ops/dispatch";
 
 export type { OpResult, SessionAddress };
 
+import { type LearnedPair, SessionLearning } from "./learning/session-learning";
 import { reconcileBroughtTools } from "./ops/brought-tools";
 import { modelToolNames } from "./ops/builtins";
 import type { OpContext } from "./ops/operation";
@@ -34,6 +36,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   readonly events: EventLog;
   readonly skills: SkillStore;
   readonly attachments: AttachmentStore;
+  readonly learning: SessionLearning;
   /** The packs compiled into this build; tests may point a session at another bundle. */
   bundle: Bundle = BUNDLE;
   /** The bundle/tenant/project combination whose packs are loaded, once checked. */
@@ -42,6 +45,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   #ready = false;
   #eraseRequested = false;
   #flushScheduled = false;
+  #learningScheduled = false;
+  /** Whether pairs the tenant's learning object did not take wait in trove_learning_outbox. */
+  #outbox: boolean | null = null;
   readonly #lifetime: Lifetime;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -54,6 +60,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.events = new EventLog(this.sql, () => this.#address);
     this.skills = new SkillStore(this.sql);
     this.attachments = new AttachmentStore(this.sql);
+    this.learning = new SessionLearning(this.sql, this.events);
     this.#lifetime = new Lifetime({
       sql: this.sql,
       transaction: (fn) => ctx.storage.transactionSync(fn),
@@ -88,6 +95,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       }
       const ctx = this.context(address, now);
       this.ensurePacks(ctx);
+      if (op.ranksTools) await this.refreshLearned(now);
       const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
       this.events.commit();
       if (this.#eraseRequested) await this.erase();
@@ -117,6 +125,87 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       return failure(err);
     } finally {
       this.scheduleEventFlush();
+      this.scheduleLearningSend();
+    }
+  }
+
+  /** The tenant's learning object, or null when this deployment has none bound. */
+  private learningStub(): DurableObjectStub<LearningRpc> | null {
+    const ns = this.env.LEARNING;
+    return ns && this.#address.tenant ? ns.get(ns.idFromName(this.#address.tenant)) : null;
+  }
+
+  /**
+   * Brings the index's learned text up to what the tenant learned, when it may be more than a
+   * minute old: one call to the tenant's learning object, bounded by LEARNING_WAIT_MS. A slow or
+   * failed call leaves the ranking as it was and is tried again later.
+   */
+  private async refreshLearned(now: number): Promise<void> {
+    if (!this.config.get().learning.enabled) {
+      if (this.ctx.storage.transactionSync(() => this.learning.clear()) > 0) this.catalog.invalidate();
+      return;
+    }
+    const stub = this.learningStub();
+    if (!stub || !this.learning.stale(now)) return;
+    this.learning.retryLater(now);
+    try {
+      const changes = await withTimeout(stub.changedSince(this.learning.version), LEARNING_WAIT_MS);
+      const changed = this.ctx.storage.transactionSync(() =>
+        this.learning.apply(changes.version, changes.tools, now),
+      );
+      if (changed > 0) this.catalog.invalidate();
+    } catch (err) {
+      console.error(JSON.stringify({ msg: "learning refresh failed", error: String(err) }));
+    }
+  }
+
+  /**
+   * Sends the pairs this session learned to the tenant's object after the response; what it does
+   * not take waits in trove_learning_outbox and goes with the next send.
+   */
+  private scheduleLearningSend(): void {
+    if (this.#learningScheduled || !(this.learning.hasPending() || this.#outbox)) return;
+    this.#learningScheduled = true;
+    setTimeout(() => {
+      this.#learningScheduled = false;
+      this.ctx.waitUntil(this.sendLearned());
+    }, 0);
+  }
+
+  private async sendLearned(): Promise<void> {
+    const stub = this.learningStub();
+    if (!stub || !this.#ready) return;
+    const fresh = this.learning.take();
+    const stored = this.#outbox
+      ? this.sql.all<LearnedPair & { id: number }>(
+          `SELECT id, query, tool, at FROM trove_learning_outbox ORDER BY id LIMIT 200`,
+        )
+      : [];
+    const pairs = [...stored.map(({ query, tool, at }) => ({ query, tool, at })), ...fresh];
+    if (pairs.length === 0) return;
+    try {
+      await stub.record(this.#address.sid, pairs);
+      if (stored.length > 0) {
+        const last = stored.at(-1)?.id ?? 0;
+        this.ctx.storage.transactionSync(() =>
+          this.sql.run(`DELETE FROM trove_learning_outbox WHERE id <= ?`, last),
+        );
+        this.#outbox = this.sql.one(`SELECT 1 AS x FROM trove_learning_outbox LIMIT 1`) !== undefined;
+      }
+    } catch (err) {
+      console.error(JSON.stringify({ msg: "learning send failed", error: String(err), pairs: pairs.length }));
+      if (fresh.length === 0) return;
+      this.ctx.storage.transactionSync(() => {
+        for (const p of fresh) {
+          this.sql.run(
+            `INSERT INTO trove_learning_outbox (query, tool, at) VALUES (?, ?, ?)`,
+            p.query,
+            p.tool,
+            p.at,
+          );
+        }
+      });
+      this.#outbox = true;
     }
   }
 
@@ -177,6 +266,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       tenant: address.tenant,
       now,
       operations: OPERATIONS,
+      learning: {
+        observeUse: (tool, at) => {
+          if (this.config.get().learning.enabled && this.env.LEARNING) this.learning.observeUse(tool, at);
+        },
+        catalogChanged: () => this.learning.catalogChanged(),
+      },
       erase: () => {
         this.#eraseRequested = true;
       },
@@ -214,14 +309,28 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.#lifetime.reset();
     this.config.reset();
     this.catalog.invalidate();
+    this.learning.reset();
+    this.#outbox = null;
     this.#ready = false;
   }
 
   private ensureReady(): void {
     if (this.#ready) return;
     migrate(this.sql, (fn) => this.ctx.storage.transactionSync(fn));
+    this.#outbox ??= this.sql.one(`SELECT 1 AS x FROM trove_learning_outbox LIMIT 1`) !== undefined;
     this.#ready = true;
   }
+}
+
+/** How long a search waits for the tenant's learned texts before ranking with what it has. */
+const LEARNING_WAIT_MS = 250;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function failure(err: TroveError): OpResult {

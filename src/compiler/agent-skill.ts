@@ -183,7 +183,7 @@ export function readAgentSkill(
     skip.add("error", file.path, "frontmatter", reason, 1);
   }
   if (split === null || split === "missing") return null;
-  const { source, body } = split;
+  const { source, body, repaired } = split;
   if (!isRecord(source.value)) {
     skip.add("error", file.path, "frontmatter", "must be a mapping of fields", source.lineOf([]));
     return null;
@@ -197,7 +197,7 @@ export function readAgentSkill(
   const markdown = body.replace(/^\s*\n/, "").trimEnd();
   const toolsFile = members.find((m) => m.rel === `${dir}/tools.json`);
   const tools = toolsFile && readToolsJson(toolsFile.file, { kind: "skill", name }, problems);
-  const { files, texts } = bundleFiles(
+  const { files, texts, blobs } = bundleFiles(
     ctx,
     dir,
     members.filter((m) => m !== toolsFile),
@@ -222,5 +222,26 @@ export function readAgentSkill(
     source: file.path,
     extra: sortedRecord(Object.fromEntries(extra)),
   };
-  return { skill, texts, line: source.lineOf(["name"]), tools };
+  const skillMd = skillMdOf(text as string, body, markdown, source.value, repaired);
+  return { skill, texts, blobs, skillMd, line: source.lineOf(["name"]), tools };
+}
+
+/**
+ * SKILL.md around its body, so the file can be served as written with its frontmatter verbatim
+ * (MCP Skills extension, SEP-2640 "Frontmatter"). Frontmatter that YAML refused and Trove read after
+ * quoting (unquotedColons) is written out as JSON, which is YAML too: a host parsing the served file
+ * then reads the fields Trove read.
+ */
+function skillMdOf(
+  text: string,
+  body: string,
+  markdown: string,
+  frontmatter: Record<string, unknown>,
+  repaired: boolean,
+): NonNullable<Draft["skillMd"]> {
+  const lead = body.slice(0, body.length - body.replace(/^\s*\n/, "").length);
+  const fence = text.slice(0, text.length - body.length);
+  const fields = JSON.parse(JSON.stringify(frontmatter)) as Record<string, unknown>;
+  const head = repaired ? `---\n${JSON.stringify(fields)}\n---\n${lead}` : fence + lead;
+  return { head, tail: body.slice(lead.length + markdown.length), frontmatter: fields };
 }

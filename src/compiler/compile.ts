@@ -5,7 +5,7 @@
 // that says what was given up (agentskills.io client guide, "Lenient validation"); errors are left
 // for what cannot be bundled: pack.yaml, two packs or two tools claiming one name, bad input paths.
 
-import type { Bundle, BundledPack, BundledSkill } from "../packs/bundle";
+import type { Bundle, BundledPack, BundledSkill, BundledSkillMd } from "../packs/bundle";
 import { canonicalJson, sha256Hex } from "../search/hash";
 import { readAgentSkill } from "./agent-skill";
 import { listPackFiles, readEntry, resolveEntry } from "./capability";
@@ -173,6 +173,8 @@ function acceptSkills(drafts: readonly Draft[], problems: Problems) {
   const first = new Map<string, Draft>();
   const skills: BundledSkill[] = [];
   const texts: [string, string][] = [];
+  const blobs: [string, string][] = [];
+  const skillMd: [string, BundledSkillMd][] = [];
   const tools: ToolPlace[] = [];
   for (const draft of drafts) {
     const { id, source } = draft.skill;
@@ -184,11 +186,14 @@ function acceptSkills(drafts: readonly Draft[], problems: Problems) {
       continue;
     }
     first.set(id, draft);
-    skills.push({ ...draft.skill, content_hash: sha256Hex(canonicalJson(draft.skill)) });
+    const content_hash = sha256Hex(canonicalJson(draft.skill));
+    skills.push({ ...draft.skill, content_hash });
     for (const [path, text] of draft.texts) texts.push([`${id}/${path}`, text]);
+    for (const [path, blob] of draft.blobs ?? []) blobs.push([`${id}/${path}`, blob]);
+    if (draft.skillMd) skillMd.push([id, { content_hash, ...draft.skillMd }]);
     tools.push(...placesOf(draft.skill.name, draft.tools));
   }
-  return { skills, texts, tools };
+  return { skills, texts, blobs, skillMd, tools };
 }
 
 function compilePack(folder: string, members: readonly Member[], maxFileBytes: number, problems: Problems) {
@@ -237,6 +242,8 @@ function compilePack(folder: string, members: readonly Member[], maxFileBytes: n
     pack,
     skills: accepted.skills,
     texts: accepted.texts,
+    blobs: accepted.blobs,
+    skillMd: accepted.skillMd,
     packTexts: (listed?.texts ?? []).map(([path, text]): [string, string] => [
       `${config.name}/${path}`,
       text,
@@ -300,6 +307,8 @@ export function compilePacks(
   const packs: BundledPack[] = [];
   const skills: BundledSkill[] = [];
   const texts: [string, string][] = [];
+  const blobs: [string, string][] = [];
+  const skillMd: [string, BundledSkillMd][] = [];
   const packTexts: [string, string][] = [];
   const tools: ToolPlace[] = [];
   const folderOf = new Map<string, string>();
@@ -315,6 +324,8 @@ export function compilePacks(
     packs.push(compiled.pack);
     skills.push(...compiled.skills);
     texts.push(...compiled.texts);
+    blobs.push(...compiled.blobs);
+    skillMd.push(...compiled.skillMd);
     packTexts.push(...compiled.packTexts);
     tools.push(...compiled.tools);
   }
@@ -322,6 +333,8 @@ export function compilePacks(
   packs.sort((a, b) => byPath(a.name, b.name));
   skills.sort((a, b) => byPath(a.id, b.id));
   texts.sort(([a], [b]) => byPath(a, b));
+  blobs.sort(([a], [b]) => byPath(a, b));
+  skillMd.sort(([a], [b]) => byPath(a, b));
   packTexts.sort(([a], [b]) => byPath(a, b));
   const hash = sha256Hex(canonicalJson(packs.map((p) => p.hash).sort(byPath)));
   const order = (a: PackProblem, b: PackProblem) => byPath(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0);
@@ -332,6 +345,8 @@ export function compilePacks(
       skills,
       files: Object.fromEntries(texts),
       packFiles: Object.fromEntries(packTexts),
+      skillMd: Object.fromEntries(skillMd),
+      blobs: Object.fromEntries(blobs),
     },
     errors: problems.errors.sort(order),
     warnings: problems.warnings.sort(order),

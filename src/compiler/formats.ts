@@ -1,11 +1,13 @@
 // The pack formats: schemas of pack.yaml, entry docs, Nova manifests and Penguiflow skills, what every
 // skill reader shares (the draft record, bundled files), and the Penguiflow reader (used by
 // compile.ts; Agent Skills folders are read by agent-skill.ts, Nova folders by nova-skill.ts).
+import { Buffer } from "node:buffer";
 import { z } from "zod";
-import type { BundledSkill } from "../packs/bundle";
+import type { BundledSkill, BundledSkillMd } from "../packs/bundle";
 import { ID_PATTERN, TENANT_PATTERN } from "../schemas";
 import type { PackFile } from "./problems";
 import {
+  bytesOf,
   checkSkill,
   definitionText,
   fileFacts,
@@ -115,6 +117,10 @@ export type SkillDraft = Omit<BundledSkill, "content_hash">;
 export interface Draft {
   skill: SkillDraft;
   texts: [string, string][];
+  /** Bundled files that are not text, as base64, by path in the skill's folder. */
+  blobs?: [string, string][];
+  /** Agent Skills: SKILL.md beyond its parsed fields (its content hash is added with the skill's). */
+  skillMd?: Omit<BundledSkillMd, "content_hash">;
   line?: number;
   tools?: ToolsFile;
 }
@@ -138,11 +144,13 @@ export interface PackContext {
 /**
  * Lists a skill folder's other files; stores the text of those that are UTF-8 and small enough.
  * Binary files (images, fonts, archives in `assets/`) are listed quietly, as in an attachable pack:
- * the spec expects them, and there is nothing to fix.
+ * the spec expects them, and there is nothing to fix. Those within the size limit are stored as
+ * base64, so the MCP Skills extension can serve every file it lists (issue 14).
  */
 export function bundleFiles(ctx: PackContext, dir: string, members: readonly Member[]) {
   const files: BundledSkill["files"] = [];
   const texts: [string, string][] = [];
+  const blobs: [string, string][] = [];
   for (const { rel, file } of members) {
     const path = rel.slice(dir.length + 1);
     const { bytes, sha256, text } = fileFacts(file.content);
@@ -151,8 +159,10 @@ export function bundleFiles(ctx: PackContext, dir: string, members: readonly Mem
       const reason = `${bytes} bytes is over the ${ctx.maxFileBytes}-byte limit; listed, not stored`;
       ctx.problems.add("warning", file.path, "file", reason);
     } else if (text !== null) texts.push([path, text]);
+    else if (bytes <= ctx.maxFileBytes)
+      blobs.push([path, Buffer.from(bytesOf(file.content)).toString("base64")]);
   }
-  return { files, texts };
+  return { files, texts, blobs };
 }
 
 /** The text of the first `# ` heading outside code fences. */

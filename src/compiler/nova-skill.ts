@@ -112,7 +112,7 @@ export function readNovaSkill(
     const reason = "Trove does not load tools.py; declare the skill's tools in tools.json (kept as a file)";
     problems.add("warning", script.file.path, "file", reason);
   }
-  const { files, texts } = bundleFiles(ctx, dir, others);
+  const { files, texts, blobs } = bundleFiles(ctx, dir, others);
   const extra = { ...unknown, version, author, config };
   const skill: SkillDraft = {
     id: `${ctx.pack}/${name}`,
@@ -133,5 +133,5 @@ export function readNovaSkill(
     source: manifest.file.path,
     extra: sortedRecord(Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined))),
   };
-  return { skill, texts, line: source.lineOf(["name"]), tools };
+  return { skill, texts, blobs, line: source.lineOf(["name"]), tools };
 }

@@ -255,7 +255,7 @@ export function splitFrontmatter(
   text: string,
   file: string,
   problems: Problems,
-): { source: Source; body: string } | "missing" | null {
+): { source: Source; body: string; repaired: boolean } | "missing" | null {
   const lines = text.split("\n");
   if (lines[0]?.trimEnd() !== "---") return "missing";
   const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
@@ -273,7 +273,7 @@ export function splitFrontmatter(
     problems.add("warning", w.file, w.field, w.reason, w.line);
   if (!source) return null;
   if (source.value === null || source.value === undefined) source.value = {};
-  return { source, body: lines.slice(end + 1).join("\n") };
+  return { source, body: lines.slice(end + 1).join("\n"), repaired: parsed === null };
 }
 
 /** `key: value` at the top level, with a plain value (not quoted, a block, a flow or a tag). */

@@ -8,22 +8,44 @@ interface Migration {
   statements: string[];
 }
 
-// FTS columns hold text already normalized by src/search/text.ts (split identifiers, synonyms,
-// stemming), so the FTS tokenizer only needs to split on whitespace and fold case.
-const TOOL_FTS_COLUMNS = "f_name, f_namespace, f_tags, f_description, f_params, f_examples";
-const newCols = TOOL_FTS_COLUMNS.split(", ")
-  .map((c) => `new.${c}`)
-  .join(", ");
-const oldCols = TOOL_FTS_COLUMNS.split(", ")
-  .map((c) => `old.${c}`)
-  .join(", ");
-
-const SKILL_FTS_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_body";
 const cols = (prefix: string, list: string) =>
   list
     .split(", ")
     .map((c) => `${prefix}.${c}`)
     .join(", ");
+
+// FTS columns hold text already normalized by src/search/text.ts (split identifiers, synonyms,
+// stemming), so the FTS tokenizer only needs to split on whitespace and fold case.
+const TOOL_FTS_COLUMNS_V1 = "f_name, f_namespace, f_tags, f_description, f_params, f_examples";
+/** Since version 7: what the tenant learned people ask for when they use the tool (src/learning/). */
+const TOOL_FTS_COLUMNS = `${TOOL_FTS_COLUMNS_V1}, f_learned`;
+
+/**
+ * The tools' FTS5 index over the tools the policy allows, and the triggers that keep it in step.
+ * The index covers only allowed tools (its content is a view of them), so ranking statistics such
+ * as IDF never depend on denied tools: they are indistinguishable from absent ones.
+ */
+const toolIndex = (columns: string) => [
+  `CREATE VIEW trove_tools_searchable AS
+        SELECT id, ${columns} FROM trove_tools WHERE allowed = 1`,
+  `CREATE VIRTUAL TABLE trove_tools_fts USING fts5(${columns},
+        content='trove_tools_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+  `CREATE VIRTUAL TABLE trove_tools_vocab USING fts5vocab(trove_tools_fts, 'row')`,
+  `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
+        INSERT INTO trove_tools_fts (rowid, ${columns}) VALUES (new.id, ${cols("new", columns)});
+      END`,
+  `CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools WHEN old.allowed = 1 BEGIN
+        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${columns})
+          VALUES ('delete', old.id, ${cols("old", columns)});
+      END`,
+  `CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, ${columns} ON trove_tools BEGIN
+        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${columns})
+          SELECT 'delete', old.id, ${cols("old", columns)} WHERE old.allowed = 1;
+        INSERT INTO trove_tools_fts (rowid, ${columns}) SELECT new.id, ${cols("new", columns)} WHERE new.allowed = 1;
+      END`,
+];
+
+const SKILL_FTS_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_body";
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -56,25 +78,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX trove_tools_qualified_nocase ON trove_tools (qualified_name COLLATE NOCASE)`,
       `CREATE INDEX trove_tools_local_nocase ON trove_tools (local_name COLLATE NOCASE)`,
       `CREATE INDEX trove_tools_visibility ON trove_tools (allowed, effective_mode)`,
-      // The index covers only tools the policy allows (its content is a view of them), so ranking
-      // statistics such as IDF never depend on denied tools: they are indistinguishable from absent ones.
-      `CREATE VIEW trove_tools_searchable AS
-        SELECT id, ${TOOL_FTS_COLUMNS} FROM trove_tools WHERE allowed = 1`,
-      `CREATE VIRTUAL TABLE trove_tools_fts USING fts5(${TOOL_FTS_COLUMNS},
-        content='trove_tools_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
-      `CREATE VIRTUAL TABLE trove_tools_vocab USING fts5vocab(trove_tools_fts, 'row')`,
-      `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
-        INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) VALUES (new.id, ${newCols});
-      END`,
-      `CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools WHEN old.allowed = 1 BEGIN
-        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${TOOL_FTS_COLUMNS})
-          VALUES ('delete', old.id, ${oldCols});
-      END`,
-      `CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, ${TOOL_FTS_COLUMNS} ON trove_tools BEGIN
-        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${TOOL_FTS_COLUMNS})
-          SELECT 'delete', old.id, ${oldCols} WHERE old.allowed = 1;
-        INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS}) SELECT new.id, ${newCols} WHERE new.allowed = 1;
-      END`,
+      ...toolIndex(TOOL_FTS_COLUMNS_V1),
     ],
   },
   {
@@ -199,6 +203,30 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE trove_enabled_skills (
         qid TEXT PRIMARY KEY,
         enabled_at INTEGER NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 7,
+    name: "learned text in the tools' index; namespaces the session worked in",
+    statements: [
+      `ALTER TABLE trove_tools ADD COLUMN f_learned TEXT NOT NULL DEFAULT ''`,
+      `DROP TRIGGER trove_tools_fts_insert`,
+      `DROP TRIGGER trove_tools_fts_delete`,
+      `DROP TRIGGER trove_tools_fts_update`,
+      `DROP TABLE trove_tools_vocab`,
+      `DROP TABLE trove_tools_fts`,
+      `DROP VIEW trove_tools_searchable`,
+      ...toolIndex(TOOL_FTS_COLUMNS),
+      `INSERT INTO trove_tools_fts (trove_tools_fts) VALUES ('rebuild')`,
+      // Namespaces of the tools this session activated or used: they win among comparable matches.
+      `CREATE TABLE trove_namespaces_used (namespace TEXT PRIMARY KEY, at INTEGER NOT NULL)`,
+      // (query, tool) pairs the tenant's learning store has not acknowledged yet (src/learning/).
+      `CREATE TABLE trove_learning_outbox (
+        id INTEGER PRIMARY KEY,
+        query TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        at INTEGER NOT NULL
       )`,
     ],
   },

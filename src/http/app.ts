@@ -17,6 +17,7 @@ import { bundleInfo, VERSION } from "./info";
 import { inspectPage } from "./inspect";
 import { invoke as runOperation } from "./invoke";
 import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
+import { learningRoutes } from "./learning-routes";
 import { handleMcp } from "./mcp";
 import { openApiDocument } from "./openapi";
 import { checkOrigin } from "./origin";
@@ -50,7 +51,7 @@ export function createApp(): Hono<AppEnv> {
 
   // MCP: a browser page on a foreign origin is turned away before its credentials are looked at.
   app.use("/v1/sessions/:sid/mcp", checkOrigin);
-  app.use("/v1/sessions/*", async (c, next) => {
+  const authenticate = async (c: Context<AppEnv>, next: () => Promise<void>) => {
     const auth = await authorize(c.req.header("authorization"), c.env.TROVE_API_KEYS ?? "");
     if (auth.tenant === null) {
       // RFC 6750 §3: a 401 names the scheme the caller should use.
@@ -65,7 +66,11 @@ export function createApp(): Hono<AppEnv> {
     }
     c.set("tenant", auth.tenant);
     await next();
-  });
+  };
+  app.use("/v1/sessions/*", authenticate);
+  app.use("/v1/learning", authenticate);
+  app.use("/v1/learning/*", authenticate);
+  app.route("/", learningRoutes());
   app.use(
     "/v1/sessions/*",
     bodyLimit({

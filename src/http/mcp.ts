@@ -1,6 +1,7 @@
 // Trove as an MCP server over Streamable HTTP (MCP 2025-11-25): every operation is a tool of the same
-// name and schemas, and the session's skills are resources. One stateless server per request: the
-// Trove session is in the URL, so there is no MCP session to keep.
+// name and schemas, the session's skills are resources, and Agent Skills are served by the MCP Skills
+// extension (mcp-skills.ts). One stateless server per request: the Trove session is in the URL, so
+// there is no MCP session to keep.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -24,6 +25,15 @@ import { skillGet, skillList } from "../ops/skill-ops";
 import { VERSION } from "./info";
 import { invoke } from "./invoke";
 import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
+import {
+  type McpKit,
+  pageOf,
+  readSkillResource,
+  registerSkillsExtension,
+  SKILL_FILE_TEMPLATE,
+  SKILLS_EXTENSION,
+  SKILLS_SETTINGS,
+} from "./mcp-skills";
 
 /**
  * A JSON-RPC error as it goes on the wire: the SDK sends `code`, `message` and `data` of whatever a
@@ -122,6 +132,8 @@ function toolResult(result: OpResult): CallToolResult {
 }
 
 // ── Skills as resources ──────────────────────────────────────────────────────────────────────────
+// trove://skills/<pack>/<name> is Trove's own view of a skill (its text as rendered for a prompt,
+// every format); skill:// is the MCP Skills extension's (mcp-skills.ts): Agent Skills file by file.
 
 const SKILL_URI = /^trove:\/\/skills\/([^/]+\/[^/]+)$/;
 const SKILL_TEMPLATE = "trove://skills/{pack}/{name}";
@@ -134,19 +146,12 @@ const READ_MAX_TOKENS = 6000;
  * REST: skill_list pages (the MCP cursor is the next page number), skill_get renders the text as
  * this session may see it (hidden tools unnamed, personal data redacted).
  */
-function registerSkillResources(server: Server, env: Env, address: SessionAddress): void {
+function registerSkillResources(server: Server, kit: McpKit): void {
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     const cursor = request.params?.cursor;
-    const page = cursor === undefined ? 1 : Number(cursor);
-    if (!Number.isSafeInteger(page) || page < 1 || (cursor !== undefined && String(page) !== cursor)) {
-      throw new RpcError(ErrorCode.InvalidParams, "Invalid cursor", { cursor });
-    }
-    const result = await runForMcp(
-      env,
-      skillList as Operation,
-      { page, page_size: RESOURCES_PER_PAGE },
-      address,
-    );
+    const page = pageOf(cursor);
+    if (page === null) throw new RpcError(ErrorCode.InvalidParams, "Invalid cursor", { cursor });
+    const result = await kit.run(skillList as Operation, { page, page_size: RESOURCES_PER_PAGE });
     if (!result.ok)
       throw new RpcError(ErrorCode.InvalidParams, result.error.message, { error: result.error });
     const { skills, total } = result.value as z.input<typeof skillList.output>;
@@ -169,6 +174,11 @@ function registerSkillResources(server: Server, env: Env, address: SessionAddres
         title: "A skill by its qualified id",
         mimeType: "text/markdown",
       },
+      {
+        uriTemplate: SKILL_FILE_TEMPLATE,
+        name: "skill-file",
+        title: "A file of an Agent Skill, SKILL.md included (MCP Skills extension)",
+      },
     ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
@@ -176,10 +186,11 @@ function registerSkillResources(server: Server, env: Env, address: SessionAddres
     // Hidden and absent skills answer alike. -32602 is the code of SEP-2164 and the TypeScript SDK
     // (the 2025-11-25 text suggested -32002).
     const notFound = new RpcError(ErrorCode.InvalidParams, "Resource not found", { uri });
+    if (uri.startsWith("skill://")) return readSkillResource(kit, uri, () => notFound);
     const id = SKILL_URI.exec(uri)?.[1];
     if (id === undefined) throw notFound;
     const args = { names: [id], format: "injection", max_tokens: READ_MAX_TOKENS };
-    const result = await runForMcp(env, skillGet as Operation, args, address);
+    const result = await kit.run(skillGet as Operation, args);
     if (!result.ok) throw notFound;
     const { skills, formatted_context } = result.value as z.input<typeof skillGet.output>;
     // Agent Skills and Nova: the markdown body, whole. Penguiflow skills have no body: their
@@ -209,12 +220,13 @@ function createServer(env: Env, address: SessionAddress): Server {
   const server = new Server(
     { name: "trove", title: "Trove", version: VERSION },
     {
-      capabilities: { tools: {}, resources: {} },
+      capabilities: { tools: {}, resources: {}, extensions: { [SKILLS_EXTENSION]: SKILLS_SETTINGS } },
       // The SDK's default validator (ajv) compiles with new Function, which workerd forbids.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
       instructions:
         `Trove session "${address.sid}". Each tool is the Trove operation of the same name, run on this ` +
-        "session; skills are resources at trove://skills/<pack>/<name>.",
+        "session; skills are resources at trove://skills/<pack>/<name>, and Agent Skills are served file by " +
+        "file at skill://<pack>/<name>/SKILL.md (skills/list, skills/get).",
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools() }));
@@ -225,7 +237,12 @@ function createServer(env: Env, address: SessionAddress): Server {
     if (!op) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     return toolResult(await runForMcp(env, op, args ?? {}, address));
   });
-  registerSkillResources(server, env, address);
+  const kit: McpKit = {
+    run: (op, args) => runForMcp(env, op, args, address),
+    error: (code, message, data) => new RpcError(code, message, data),
+  };
+  registerSkillResources(server, kit);
+  registerSkillsExtension(server, kit);
   return server;
 }
 

@@ -44,6 +44,7 @@ function activateIfHidden(
   const config = ctx.config.get();
   const target = activationTarget(config.activation_scope, runId, config.run_activation_ttl_seconds, ctx.now);
   if (!ctx.activations.activate(tool.name, target, source, reason, ctx.now)) return false;
+  ctx.activations.noteNamespace(tool.record.namespace, ctx.now);
   ctx.events.record(
     "tool_activated",
     { tool_name: tool.name, activation_scope: target.scope, source, reason, run_id: runId ?? null },
@@ -184,6 +185,9 @@ export const toolResolve = defineOp({
     const tool = findOrFail(ctx, input.name);
     const activated = activateIfHidden(ctx, tool, input.run_id, "first_use", null);
     assertValidArgs(tool.record.input_schema, input.args ?? {});
+    // Valid arguments: the model is using this tool (allowed now, or once a person approves).
+    ctx.activations.noteNamespace(tool.record.namespace, ctx.now);
+    ctx.learning.observeUse(tool.name, ctx.now);
     const base = {
       name: tool.name,
       provider_name: tool.provider_name,

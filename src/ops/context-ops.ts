@@ -80,7 +80,12 @@ function skillBlocks(ctx: OpContext, guard: TextGuard, query: string | undefined
   if (!config.enabled || ctx.skills.size() === 0) return [];
   const blocks = [guard.text(skillDiscoveryBlock()), renderDirectory(ctx).text];
   if (query?.trim()) {
-    const hits = searchSkills(ctx.sql, ctx.skills, { query, search_type: "fts", limit: config.top_k });
+    const hits = searchSkills(ctx.sql, ctx.skills, {
+      query,
+      search_type: "fts",
+      limit: config.top_k,
+      min_relevance: 0,
+    });
     if (hits.length > 0) {
       const skills = hits.map((h) => ctx.skills.resolve(h.id).skill);
       const text = formatSkills(

@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import type { Sql } from "../db/sql";
 import type { ErrorCode } from "../errors";
+import type { SessionLearning } from "../learning/session-learning";
 import type { AttachmentStore } from "../packs/attachments";
 import type { Bundle } from "../packs/bundle";
 import type { SkillStore } from "../skills/skill-store";
@@ -32,6 +33,8 @@ export interface OpContext {
   now: number;
   /** Every operation (the registry), handed down so handlers never import the registry above them. */
   operations: readonly Operation[];
+  /** Learning from use: what the model used after a search, and when the catalog changed. */
+  learning: Pick<SessionLearning, "observeUse" | "catalogChanged">;
   /** Erases all of this session's storage once the operation's transaction has committed. */
   erase(): void;
 }
@@ -101,6 +104,11 @@ export interface Operation<
   /** Set when the model is offered this operation as a tool of the same name. */
   model?: ModelTool;
   example: OpExample<I, O>;
+  /**
+   * It ranks tools: the session first brings its index up to what the tenant learned (at most one
+   * call to the tenant's learning object a minute, before the handler's transaction).
+   */
+  ranksTools?: true;
   /**
    * Runs inside the session object, synchronously, within one storage transaction: a throw rolls
    * back every write, and no other request for the session can interleave.

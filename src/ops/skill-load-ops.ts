@@ -1,5 +1,6 @@
 // Skills in the prompt and in use: the bounded directory of names (Penguiflow RFC v0.3 §3.6), loading
 // one skill's instructions with reload suppression (Codelia §6.3, §7.2), and reading its bundled files.
+import { Buffer } from "node:buffer";
 import { z } from "zod";
 import { TroveError } from "../errors";
 import type { Bundle, BundledSkill } from "../packs/bundle";
@@ -16,6 +17,7 @@ import { unknownSkill } from "../skills/skill-store";
 import { specFields } from "../skills/spec-fields";
 import type { OpContext } from "./operation";
 import { defineOp } from "./operation";
+import { fileMime } from "./skill-manifest";
 import { compatibilityNote, guardedSpecFields, SpecFieldsSchema } from "./skill-view";
 import { TextGuard } from "./text-guard";
 
@@ -299,6 +301,12 @@ const SkillReadFileInput = z.strictObject({
   skill: z.string().min(1).max(200).describe("Skill name or qualified id <pack>/<name>"),
   path: z.string().min(1).max(1000).describe("Path relative to the skill's folder, as skill_load lists it"),
   ...PageInput,
+  base64: z
+    .boolean()
+    .default(false)
+    .describe(
+      "The bytes as served, base64-encoded (binary files too); offset and length count base64 characters",
+    ),
 });
 
 export const skillReadFile = defineOp({
@@ -307,7 +315,11 @@ export const skillReadFile = defineOp({
   tag: "skills",
   writes: false,
   input: SkillReadFileInput,
-  output: z.object({ skill: z.string().describe("The skill's qualified id"), ...PageOutput }),
+  output: z.object({
+    skill: z.string().describe("The skill's qualified id"),
+    ...PageOutput,
+    base64: z.literal(true).optional().describe("Present when content is base64"),
+  }),
   errors: ["unknown_skill", "ambiguous_skill", ...PAGE_ERRORS],
   model: {
     description: "Read a file a skill bundles (as skill_load lists it), a page at a time.",
@@ -344,10 +356,24 @@ export const skillReadFile = defineOp({
     }
     const listed = skill.files.find((f) => f.path === path);
     if (!listed) throw unknownFile();
-    const text = ctx.bundle.files[`${skill.id}/${path}`];
-    if (text === undefined) throw unsupportedFile(path, listed.bytes);
+    const key = `${skill.id}/${path}`;
+    const text = ctx.bundle.files[key];
     // Offsets count characters of the text as shown (after redaction), so pages join up.
-    const shown = new TextGuard(ctx).text(text, { skill });
+    const shown = text === undefined ? undefined : new TextGuard(ctx).text(text, { skill });
+    if (input.base64) {
+      // The bytes the MCP Skills extension serves and digests (skill-manifest.ts).
+      const bytes =
+        shown === undefined ? ctx.bundle.blobs?.[key] : Buffer.from(shown, "utf8").toString("base64");
+      if (bytes === undefined) throw unsupportedFile(path, listed.bytes);
+      const page = readPage(path, bytes, input.offset, input.length);
+      const mime = shown === undefined ? fileMime(path, true) : page.mime;
+      return { skill: skill.id, ...page, mime, base64: true as const };
+    }
+    if (shown === undefined) {
+      if (ctx.bundle.blobs?.[key] === undefined) throw unsupportedFile(path, listed.bytes);
+      const reason = `"${path}" is not UTF-8 text: read it with base64: true`;
+      throw new TroveError("unsupported_file", 415, reason, { field: "path", bytes: listed.bytes });
+    }
     return { skill: skill.id, ...readPage(path, shown, input.offset, input.length) };
   },
 });

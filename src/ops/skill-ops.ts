@@ -1,11 +1,12 @@
 // Skill discovery: search, fetch within a budget, list (Penguiflow RFC v0.3 §3.7).
 import { z } from "zod";
 import type { BundledSkill } from "../packs/bundle";
-import { SearchType } from "../schemas";
+import { MinRelevance, Relevance, SearchType } from "../schemas";
 import { formatSkills } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
 import { FIND_TOOLS_LISTED } from "./examples";
 import { defineOp } from "./operation";
+import { SkillManifestSchema, skillManifest } from "./skill-manifest";
 import { compatibilityNote, guardedSpecFields, SpecFieldsSchema } from "./skill-view";
 import { TextGuard } from "./text-guard";
 
@@ -17,6 +18,7 @@ const SkillSearchInput = z.strictObject({
   search_type: SearchType.default("fts"),
   limit: z.number().int().min(1).max(20).default(8).describe("At most this many results, best first"),
   task_type: z.string().max(64).optional().describe("Only skills of this task type"),
+  min_relevance: MinRelevance,
 });
 
 export const skillSearch = defineOp({
@@ -34,6 +36,7 @@ export const skillSearch = defineOp({
         trigger: z.string(),
         task_type: z.string().nullable(),
         score: z.number().min(0).max(1),
+        relevance: Relevance,
       }),
     ),
     query: z.string(),
@@ -55,6 +58,7 @@ export const skillSearch = defineOp({
           ...FIND_TOOLS_LISTED,
           task_type: null,
           score: 1,
+          relevance: 0.5,
         },
       ],
       query: "find a tool I cannot see",
@@ -112,8 +116,17 @@ export const skillGet = defineOp({
       .default("injection")
       .describe("injection adds formatted_context, a prompt-ready text within max_tokens"),
     max_tokens: z.number().int().min(200).max(6000).default(1500).describe("Budget of formatted_context"),
+    manifest: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Add each record's manifest: the skill as the MCP Skills extension serves it, SKILL.md included",
+      ),
   }),
-  output: z.object({ skills: z.array(SkillRecord), formatted_context: z.string() }),
+  output: z.object({
+    skills: z.array(SkillRecord.extend({ manifest: SkillManifestSchema.nullable().optional() })),
+    formatted_context: z.string(),
+  }),
   errors: ["unknown_skill", "ambiguous_skill"],
   example: {
     input: { names: ["core/find-tools"], format: "raw" },
@@ -158,6 +171,9 @@ export const skillGet = defineOp({
     const skills = shown.map(({ extra: _, source: __, tools: ___, ...s }, i) => ({
       ...s,
       ...guardedSpecFields(guard, unique[i] as BundledSkill),
+      ...(input.manifest
+        ? { manifest: skillManifest(guard, ctx.bundle, unique[i] as BundledSkill, true) }
+        : {}),
     }));
     return {
       skills,
@@ -178,6 +194,13 @@ export const skillList = defineOp({
     origin: z.enum(["agent_skills", "penguiflow", "nova"]).optional(),
     pack: z.string().max(64).optional(),
     scope: z.enum(["global", "tenant", "project"]).optional(),
+    name: z.string().max(200).optional().describe("Only skills of exactly this name"),
+    manifest: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Add each skill's manifest: its frontmatter and files as the MCP Skills extension serves them",
+      ),
   }),
   output: z.object({
     skills: z.array(
@@ -190,6 +213,7 @@ export const skillList = defineOp({
           .string()
           .optional()
           .describe("What the skill needs of its environment, when it says"),
+        manifest: SkillManifestSchema.nullable().optional(),
       }),
     ),
     page: z.number().int(),
@@ -220,6 +244,7 @@ export const skillList = defineOp({
           title: guard.text(skill.title, { skill }),
           trigger: trigger.length > 160 ? `${trigger.slice(0, 157)}…` : trigger,
           ...(compatibility ? { compatibility } : {}),
+          ...(input.manifest ? { manifest: skillManifest(guard, ctx.bundle, skill, false) } : {}),
         };
       }),
       page: input.page,

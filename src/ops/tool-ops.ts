@@ -1,6 +1,6 @@
 // Operations on the tool catalog: sync it, search it.
 import { z } from "zod";
-import { SearchType, ToolFormat } from "../schemas";
+import { MinRelevance, Relevance, SearchType, ToolFormat } from "../schemas";
 import { visibilityFor } from "../tools/policy";
 import { LoadingMode, MAX_TOOLS, ToolRecord } from "../tools/tool-record";
 import { searchTools } from "../tools/tool-search";
@@ -50,6 +50,7 @@ export const catalogSync = defineOp({
   },
   handler(ctx, input) {
     const result = ctx.catalog.sync(input.tools, input.mode, visibilityFor(ctx.config.get()));
+    if (result.added > 0) ctx.learning.catalogChanged();
     if (result.added + result.updated + result.removed > 0) {
       ctx.events.record("catalog_synced", { ...result, mode: input.mode }, ctx.now);
     }
@@ -62,6 +63,7 @@ export const ToolSearchInput = z.strictObject({
   search_type: SearchType.default("fts"),
   limit: z.number().int().min(1).max(20).default(8),
   include_always_loaded: z.boolean().default(false),
+  min_relevance: MinRelevance,
   format: ToolFormat.default("json").describe(
     '"anthropic" adds tool_reference blocks for client-side tool search',
   ),
@@ -73,6 +75,7 @@ export const ToolSearchOutput = z.object({
       name: z.string(),
       description: z.string(),
       score: z.number().min(0).max(1),
+      relevance: Relevance,
       match_type: SearchType,
       loading_mode: LoadingMode,
     }),
@@ -97,6 +100,7 @@ export const toolSearch = defineOp({
   input: ToolSearchInput,
   output: ToolSearchOutput,
   errors: ["invalid_pattern", "pattern_too_long"],
+  ranksTools: true,
   model: {
     description:
       "Find tools that are available but not listed yet. Describe the capability you need in a few words " +
@@ -125,6 +129,7 @@ export const toolSearch = defineOp({
           description: "Create an issue in a GitHub repository",
           score: 1,
           match_type: "fts",
+          relevance: 0.277083,
           loading_mode: "deferred",
         },
       ],
@@ -135,7 +140,12 @@ export const toolSearch = defineOp({
   },
   handler(ctx, input) {
     const result = searchTools(
-      { sql: ctx.sql, catalog: ctx.catalog, preferredNamespaces: ctx.config.get().preferred_namespaces },
+      {
+        sql: ctx.sql,
+        catalog: ctx.catalog,
+        preferredNamespaces: ctx.config.get().preferred_namespaces,
+        sessionNamespaces: ctx.activations.namespacesUsed(),
+      },
       input,
     );
     ctx.events.defer(
@@ -145,6 +155,8 @@ export const toolSearch = defineOp({
         requested_search_type: input.search_type,
         effective_search_type: result.search_type,
         results_count: result.tools.length,
+        // What came back, so that a later tool_resolve of one of them teaches the tenant's ranking.
+        results: result.tools.map((t) => t.name),
       },
       ctx.now,
     );

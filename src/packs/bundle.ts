@@ -83,6 +83,21 @@ export interface BundledSkill {
   content_hash: string;
 }
 
+/**
+ * An Agent Skill's SKILL.md beyond its parsed fields, for the MCP Skills extension (SEP-2640), which
+ * serves the file itself and its frontmatter verbatim: `head + body + tail` is the file as compiled
+ * (byte-order mark dropped, LF line ends), `frontmatter` its YAML as parsed, nothing normalized.
+ */
+export interface BundledSkillMd {
+  /** The version of the skill this describes (a session may keep an older one). */
+  content_hash: string;
+  /** The frontmatter block as written, and any blank lines before the body. */
+  head: string;
+  /** Whitespace after the body. */
+  tail: string;
+  frontmatter: Record<string, unknown>;
+}
+
 /** A skill's search text, normalized at build time (src/skills/skill-index.ts) so loading is cheap. */
 export interface SkillIndexFields {
   f_name: string;
@@ -102,6 +117,10 @@ export interface Bundle {
   files: Record<string, string>;
   /** Text of capability packs' files, keyed `<pack name>/<path>` (text files within the size limit). */
   packFiles: Record<string, string>;
+  /** Agent Skills' SKILL.md beyond their parsed fields, by skill id. */
+  skillMd?: Record<string, BundledSkillMd>;
+  /** Bytes of bundled files that are not UTF-8 text, as base64, keyed `<skill id>/<path>` (within the size limit). */
+  blobs?: Record<string, string>;
   /** Search fields by skill id, added by scripts/build-packs.ts; computed at load time when absent. */
   index?: Record<string, SkillIndexFields>;
 }

@@ -1,11 +1,24 @@
 // The full-text search shared by tools and skills: FTS5 bm25 candidates, BM25F re-scoring, exact
 // hits on top, the deterministic order and min-max scores (RFC v0.3 §1.5).
 import { candidateTerms, ftsMatchExpression } from "./fts-query";
-import { type FieldSpec, rescore } from "./rerank";
-import { boundedRelevance, minMaxNormalize, type Rankable, rankComparator } from "./scoring";
+import { type FieldSpec, queryMass, rescore } from "./rerank";
+import {
+  boundedRelevance,
+  calibratedRelevance,
+  minMaxNormalize,
+  type Rankable,
+  rankComparator,
+} from "./scoring";
 import { queryTermGroups, type TermGroup } from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
+
+/**
+ * How much stronger a match counts in a namespace the session already works in: among comparable
+ * matches (within 20 %) the session's namespace ranks first; a match elsewhere that is more than 20 %
+ * better keeps its place. Property-tested in test/unit/session-context.test.ts.
+ */
+export const SESSION_BOOST = 0.2;
 
 /**
  * How one FTS5 index is read and ranked. `R` is a result row; `C` is a candidate row, an `R` read
@@ -48,6 +61,11 @@ export interface FtsSearch<R, C extends R> {
   /** Exact-name hits: they always rank first, with score 1. */
   exact: readonly R[];
   preferredNamespaces: readonly string[];
+  /**
+   * Namespaces this session already activated or used: their rows' matches count SESSION_BOOST
+   * stronger, which decides between comparable matches and never overtakes a clearly better one.
+   */
+  sessionNamespaces: ReadonlySet<string>;
   stats: IndexStats;
   /**
    * The top FTS5 matches of `match` (bind it; keep the SQL text constant) joined to their rows,
@@ -60,6 +78,8 @@ export interface Scored<R> {
   row: R;
   /** In [0, 1]: min-max over the returned rows, 1 for exact hits. */
   score: number;
+  /** In [0, 1]: how well the row answers the query, comparable across queries (1 for exact hits). */
+  relevance: number;
 }
 
 /**
@@ -75,13 +95,22 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const df = search.stats.docFrequencies(terms);
   const expression = ftsMatchExpression(candidateTerms(terms, df));
   const rows = expression ? search.candidates(expression) : [];
-  const relevance = rescore(
+  const corpus = { size: search.stats.size(), docFrequency: (term: string) => df.get(term) ?? 0 };
+  const raw = rescore(
     rows.map((row) => index.fields(row)),
     groups,
     index.rescoreFields,
-    { size: search.stats.size(), docFrequency: (term) => df.get(term) ?? 0 },
+    corpus,
   );
-  const scored = rows.map((row, i) => ({ row, relevance: boundedRelevance(relevance[i] ?? 0) }));
+  const mass = queryMass(groups, corpus);
+  const boost = (row: R) =>
+    search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1;
+  const scored = rows.map((row, i) => ({
+    row,
+    strength: boundedRelevance((raw[i] ?? 0) * boost(row)),
+    // What the row itself matches, whatever the session did before: comparable across sessions.
+    relevance: calibratedRelevance(mass > 0 ? (raw[i] ?? 0) / mass : 0),
+  }));
   return rankWithExact(index, search, scored);
 }
 
@@ -98,19 +127,20 @@ function orderedTerms(groups: readonly TermGroup[], order: TermOrder): string[] 
 function rankWithExact<R, C extends R>(
   index: FtsIndex<R, C>,
   search: FtsSearch<R, C>,
-  scored: readonly { row: R; relevance: number }[],
+  scored: readonly { row: R; strength: number; relevance: number }[],
 ): Scored<R>[] {
   const exactKeys = new Set(search.exact.map((row) => index.key(row)));
   const others = scored.filter((c) => !exactKeys.has(index.key(c.row)));
   const above = index.exactAbove === "all-candidates" ? scored : others;
-  const top = Math.max(0, ...above.map((c) => c.relevance));
-  const ranked = [...search.exact.map((row) => ({ row, relevance: top + 1 })), ...others]
-    .map((c) => ({ ...index.rankable(c.row), row: c.row, score: c.relevance }))
+  const top = Math.max(0, ...above.map((c) => c.strength));
+  const ranked = [...search.exact.map((row) => ({ row, strength: top + 1, relevance: 1 })), ...others]
+    .map((c) => ({ ...index.rankable(c.row), row: c.row, score: c.strength, relevance: c.relevance }))
     .sort(rankComparator(search.preferredNamespaces))
     .slice(0, search.limit);
   const scores = minMaxNormalize(ranked.map((c) => c.score));
   return ranked.map((c, i) => ({
     row: c.row,
     score: exactKeys.has(index.key(c.row)) ? 1 : (scores[i] ?? 0),
+    relevance: c.relevance,
   }));
 }

@@ -26,6 +26,22 @@ export interface Corpus {
  *
  * @example rescore([["creat issu", "github"]], [{terms:["issu"], related:[]}], fields, corpus)
  */
+/**
+ * What a query could score at most: per concept, the idf of its rarest direct term, counting words
+ * the index has never seen at the idf of an unseen term. A candidate's score over this mass is the
+ * share of the query's information it matches, which reads the same across queries and catalogs:
+ * "book a flight to Lisbon" against a catalog without flights or Lisbon leaves most of its mass
+ * unmatched, however well "book" matches a calendar tool. Concepts made only of related terms
+ * (shape hints) are optional and add nothing.
+ */
+export function queryMass(groups: readonly TermGroup[], corpus: Corpus): number {
+  const idf = (term: string) => {
+    const df = corpus.docFrequency(term);
+    return Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
+  };
+  return groups.reduce((sum, g) => sum + Math.max(0, ...g.terms.map(idf)), 0);
+}
+
 export function rescore(
   candidates: readonly (readonly string[])[],
   groups: readonly TermGroup[],

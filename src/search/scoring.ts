@@ -29,6 +29,18 @@ export function boundedRelevance(relevance: number): number {
   return r / (1 + r);
 }
 
+/**
+ * Relevance from coverage, the share of the query's information a result matches (queryMass):
+ * a logistic curve fitted on the dev evaluation (bench/calibrate-relevance.ts), so that a value
+ * reads as the chance that the result is one the query asks for, whatever the query or catalog.
+ */
+export const RELEVANCE_CURVE = { slope: 4.94, offset: -2.57 } as const;
+
+export function calibratedRelevance(coverage: number): number {
+  const { slope, offset } = RELEVANCE_CURVE;
+  return round(1 / (1 + Math.exp(-(slope * coverage + offset))));
+}
+
 /** Min-max over the returned candidates, 0.5 when all are equal, clamped and rounded. */
 export function minMaxNormalize(values: readonly number[]): number[] {
   const min = Math.min(...values);

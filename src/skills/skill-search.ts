@@ -13,6 +13,8 @@ export interface SkillSearchRequest {
   search_type: SkillSearchType;
   limit: number;
   task_type?: string;
+  /** Results below this relevance are left out (0: none). */
+  min_relevance: number;
 }
 
 export interface SkillHit {
@@ -22,6 +24,7 @@ export interface SkillHit {
   trigger: string;
   task_type: string | null;
   score: number;
+  relevance: number;
 }
 
 interface Row {
@@ -34,6 +37,8 @@ interface Row {
   description: string;
   task_type: string | null;
 }
+
+type Scored = Row & { score: number; relevance: number };
 
 const COLUMNS = "s.id, s.qid, s.name, s.pack, s.title, s.trigger, s.description, s.task_type";
 const FTS_WEIGHTS = [10, 6, 4, 6, 3, 1] as const;
@@ -69,6 +74,7 @@ export function searchSkills(sql: Sql, store: SkillStore, request: SkillSearchRe
   const ranked = scored
     .map((c) => ({ ...c, namespace: c.pack }))
     .sort(order)
+    .filter((c) => c.relevance >= request.min_relevance)
     .slice(0, request.limit);
   return ranked.map((c) => ({
     name: c.name,
@@ -77,6 +83,7 @@ export function searchSkills(sql: Sql, store: SkillStore, request: SkillSearchRe
     trigger: c.trigger,
     task_type: c.task_type,
     score: c.score,
+    relevance: c.relevance,
   }));
 }
 
@@ -85,7 +92,7 @@ function candidates(
   store: SkillStore,
   request: SkillSearchRequest,
   taskType: string | null,
-): (Row & { score: number })[] {
+): Scored[] {
   // A UNION of two indexed lookups: an OR over both columns would scan every skill.
   const exact = (query: string) =>
     sql.all<Row>(
@@ -98,7 +105,7 @@ function candidates(
     );
   switch (request.search_type) {
     case "exact":
-      return exact(request.query).map((r) => ({ ...r, score: 1 }));
+      return exact(request.query).map((r) => ({ ...r, score: 1, relevance: 1 }));
     case "regex": {
       const re = compileUserPattern(request.query);
       const rows = sql.all<Row>(
@@ -110,7 +117,7 @@ function candidates(
         const score =
           nameScore(tests, r.name) ??
           (re.test(r.title) || re.test(r.trigger) || re.test(r.description) ? REGEX_SCORE.text : null);
-        return score === null ? [] : [{ ...r, score }];
+        return score === null ? [] : [{ ...r, score, relevance: score }];
       });
     }
     case "fts":
@@ -124,13 +131,14 @@ function fullText(
   request: SkillSearchRequest,
   taskType: string | null,
   exact: Row[],
-): (Row & { score: number })[] {
+): Scored[] {
   return ftsSearch(SKILL_INDEX, {
     query: request.query,
     limit: request.limit,
     exact,
     preferredNamespaces: [],
+    sessionNamespaces: new Set(),
     stats: store,
     candidates: (match) => sql.all<Row & SkillIndexFields>(FTS_CANDIDATES, match, taskType, CANDIDATES),
-  }).map(({ row, score }) => ({ ...row, score }));
+  }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }

@@ -126,19 +126,25 @@ export class SkillStore {
     );
   }
 
-  /** A page of skills, filtered, ordered by pack then name. */
+  /** A page of skills, filtered (`name` exactly), ordered by pack then name. */
   list(
-    filter: { task_type?: string; origin?: string; pack?: string; scope?: string },
+    filter: { task_type?: string; origin?: string; pack?: string; scope?: string; name?: string },
     page: number,
     pageSize: number,
   ) {
     const where = `allowed = 1 AND (?1 IS NULL OR task_type = ?1) AND (?2 IS NULL OR origin = ?2) AND (?3 IS NULL OR pack = ?3)
-      AND (?4 IS NULL OR scope = ?4)`;
-    const args = [filter.task_type ?? null, filter.origin ?? null, filter.pack ?? null, filter.scope ?? null];
+      AND (?4 IS NULL OR scope = ?4) AND (?5 IS NULL OR name = ?5)`;
+    const args = [
+      filter.task_type ?? null,
+      filter.origin ?? null,
+      filter.pack ?? null,
+      filter.scope ?? null,
+      filter.name ?? null,
+    ];
     const total =
       this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills WHERE ${where}`, ...args)?.n ?? 0;
     const rows = this.sql.all<SkillRow>(
-      `SELECT record, scope, use_count, last_used FROM trove_skills WHERE ${where} ORDER BY pack, name LIMIT ?5 OFFSET ?6`,
+      `SELECT record, scope, use_count, last_used FROM trove_skills WHERE ${where} ORDER BY pack, name LIMIT ?6 OFFSET ?7`,
       ...args,
       pageSize,
       (page - 1) * pageSize,

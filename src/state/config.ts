@@ -115,6 +115,17 @@ export const SessionConfigInput = z.strictObject({
         .describe("Budget of what context returns; over it, context warns what to drop"),
     })
     .default({ max_tokens: null }),
+  /** Learning from use (src/learning/): what the tenant's sessions searched for, then used. */
+  learning: z
+    .strictObject({
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe(
+          "Teach the tenant's ranking which tool this session used after a search, and rank with what it learned",
+        ),
+    })
+    .default({ enabled: true }),
   /** An idle session's storage is erased after this long (the alarm); any request extends it. */
   ttl_seconds: z
     .number()

@@ -32,6 +32,9 @@ export interface SessionEvent {
   data: Record<string, unknown>;
 }
 
+/** How far back `recent` looks, in events. */
+const RECENT_WINDOW = 200;
+
 /** Deferred events written at the latest with this many waiting. */
 const MAX_PENDING = 50;
 
@@ -93,6 +96,30 @@ export class EventLog {
     this.defer(type, { ...data, digest, repeated: last?.repeated ?? 0 }, now);
     this.#last.set(type, { digest, repeated: 0 });
     return true;
+  }
+
+  /**
+   * The data of the newest `limit` events of `type` (deferred ones included), newest first, from
+   * events recorded since `after` (ms since the epoch).
+   */
+  recent(type: EventType, limit: number, after: number): Record<string, unknown>[] {
+    const waiting = [...this.#inTransaction, ...this.#pending]
+      .filter((e) => e.type === type && e.at > after)
+      .reverse()
+      .map((e) => e.data);
+    if (waiting.length >= limit) return waiting.slice(0, limit);
+    const stored = this.sql
+      .all<{ data: string }>(
+        // Only the last RECENT_WINDOW events are looked at, so a log without a match costs little.
+        `SELECT data FROM trove_events
+         WHERE id > (SELECT max(id) FROM trove_events) - ${RECENT_WINDOW} AND type = ? AND at > ?
+         ORDER BY id DESC LIMIT ?`,
+        type,
+        after,
+        limit - waiting.length,
+      )
+      .map((r) => JSON.parse(r.data) as Record<string, unknown>);
+    return [...waiting, ...stored];
   }
 
   /** Whether deferred events wait to be written. */

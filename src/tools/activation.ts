@@ -123,6 +123,28 @@ export class ActivationStore {
       }));
   }
 
+  /**
+   * Notes that the session activated or used a tool of `namespace` (one row the first time, nothing
+   * after): such namespaces win among comparable search matches (SESSION_BOOST).
+   */
+  noteNamespace(namespace: string, now: number): void {
+    if (namespace === "") return;
+    this.sql.run(
+      `INSERT INTO trove_namespaces_used (namespace, at) VALUES (?, ?) ON CONFLICT (namespace) DO NOTHING`,
+      namespace,
+      now,
+    );
+  }
+
+  /** The namespaces this session activated or used tools of. */
+  namespacesUsed(): Set<string> {
+    return new Set(
+      this.sql
+        .all<{ namespace: string }>(`SELECT namespace FROM trove_namespaces_used`)
+        .map((r) => r.namespace),
+    );
+  }
+
   /** Deletes expired run activations; returns the earliest expiry still ahead, if any. */
   pruneExpired(now: number): number | null {
     this.sql.run(`DELETE FROM trove_activations WHERE expires_at IS NOT NULL AND expires_at <= ?`, now);

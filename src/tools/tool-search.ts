@@ -14,12 +14,15 @@ export interface ToolSearchRequest {
   search_type: SearchType;
   limit: number;
   include_always_loaded: boolean;
+  /** Results below this relevance are left out (0: none). */
+  min_relevance: number;
 }
 
 export interface ToolHit {
   name: string;
   description: string;
   score: number;
+  relevance: number;
   match_type: SearchType;
   loading_mode: LoadingMode;
 }
@@ -32,12 +35,13 @@ export interface ToolSearchResult {
 }
 
 /**
- * How many FTS candidates are re-scored before the top `limit` are returned: re-scoring is the
- * costliest step per candidate, and beyond ~3× the default page it measured no better.
+ * How many FTS candidates are re-scored, whatever the limit: twice the largest page. One pool for
+ * every limit is what keeps the first k results of `limit: k` the first k of any larger limit
+ * (re-scoring reads the pool's field lengths, so a pool that grew with the limit could reorder it).
  */
-const candidateCount = (limit: number) => Math.max(24, 2 * limit);
-/** bm25 column weights: name, namespace, tags, description, parameters, examples. */
-const FTS_WEIGHTS = [10, 3, 4, 2, 1, 1.5] as const;
+const CANDIDATE_POOL = 40;
+/** bm25 column weights: name, namespace, tags, description, parameters, examples, learned. */
+const FTS_WEIGHTS = [10, 3, 4, 2, 1, 1.5, 3] as const;
 
 interface Candidate {
   name: string;
@@ -46,25 +50,32 @@ interface Candidate {
   side_effects: SideEffects;
   effective_mode: LoadingMode;
   score: number;
+  relevance: number;
 }
 
 /** A tool as the exact and full-text queries read it. */
-type ToolRow = Omit<Candidate, "score">;
+type ToolRow = Omit<Candidate, "score" | "relevance">;
 
 export interface SearchScope {
   sql: Sql;
   catalog: CatalogStore;
   preferredNamespaces: readonly string[];
+  /** Namespaces this session activated or used (see SESSION_BOOST). */
+  sessionNamespaces: ReadonlySet<string>;
 }
 
 export function searchTools(scope: SearchScope, request: ToolSearchRequest): ToolSearchResult {
   const candidates = findCandidates(scope, request);
-  const sorted = candidates.sort(rankComparator(scope.preferredNamespaces)).slice(0, request.limit);
+  const sorted = candidates
+    .sort(rankComparator(scope.preferredNamespaces))
+    .filter((c) => c.relevance >= request.min_relevance)
+    .slice(0, request.limit);
   return {
     tools: sorted.map((c) => ({
       name: c.name,
       description: c.description,
       score: c.score,
+      relevance: c.relevance,
       match_type: request.search_type,
       loading_mode: c.effective_mode,
     })),
@@ -80,6 +91,7 @@ function findCandidates(scope: SearchScope, request: ToolSearchRequest): Candida
       return exactMatches(scope.sql, request.query.trim(), request.include_always_loaded).map((c) => ({
         ...c,
         score: 1,
+        relevance: 1,
       }));
     case "regex":
       return regexMatches(scope.catalog.entries(), request);
@@ -151,7 +163,7 @@ function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchReque
   for (const entry of eligible) {
     const score = nameScore(nameTests, entry);
     if (score === null) rest.push(entry);
-    else byName.push({ ...entry, score });
+    else byName.push({ ...entry, score, relevance: score });
   }
   // Name matches outscore every description-only match, so when they fill the page the (much
   // longer) descriptions need not be scanned: the answer is the same.
@@ -159,7 +171,7 @@ function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchReque
   const byText = rest.filter(
     (e) => test(e.description, e.ascii?.description) || (e.tags !== "" && test(e.tags, e.ascii?.tags)),
   );
-  return [...byName, ...byText.map((e) => ({ ...e, score: REGEX_SCORE.text }))];
+  return [...byName, ...byText.map((e) => ({ ...e, score: REGEX_SCORE.text, relevance: REGEX_SCORE.text }))];
 }
 
 type FtsRow = ToolRow & {
@@ -168,13 +180,14 @@ type FtsRow = ToolRow & {
   f_tags: string;
   f_description: string;
   f_examples: string;
+  f_learned: string;
 };
 
 // Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would read
 // every matching row's text.
 const FTS_CANDIDATES = `
   SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
-    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples
+    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples, t.f_learned
   FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
         FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
   CROSS JOIN trove_tools AS t ON t.id = m.id
@@ -182,7 +195,7 @@ const FTS_CANDIDATES = `
   ORDER BY m.raw`;
 
 const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
-  fields: (r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_examples],
+  fields: (r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_examples, r.f_learned],
   /**
    * Parameter text helps find candidates (it is in the MATCH) but not order them: parameter names
    * repeat across tools ("id", "page"), and leaving them out measured no worse.
@@ -193,6 +206,8 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     { weight: 1.5, b: 0.3 }, // f_tags
     { weight: 1, b: 0.75 }, // f_description
     { weight: 0.6, b: 0.5 }, // f_examples
+    // What people of this tenant asked for when they went on to use the tool (src/learning/).
+    { weight: 1.5, b: 0.5 }, // f_learned
   ],
   key: (r) => r.name,
   rankable: (r) => r,
@@ -208,8 +223,8 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
     limit: request.limit,
     exact,
     preferredNamespaces: scope.preferredNamespaces,
+    sessionNamespaces: scope.sessionNamespaces,
     stats: scope.catalog,
-    candidates: (match) =>
-      scope.sql.all<FtsRow>(FTS_CANDIDATES, match, include, candidateCount(request.limit)),
-  }).map(({ row, score }) => ({ ...row, score }));
+    candidates: (match) => scope.sql.all<FtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL),
+  }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }

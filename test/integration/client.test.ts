@@ -1,8 +1,8 @@
-// The typed client (src/client.ts) against the real worker, and the runnable example built on it.
+// The typed client (packages/client, `@trove/client`) against the real worker, and the runnable example built on it.
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { agentTurn } from "../../examples/agent-loop";
-import { Trove, TroveApiError } from "../../src/client";
+import { OPERATION_NAMES, Trove, TroveApiError } from "../../packages/client/src/index";
 import { OPERATIONS } from "../../src/ops/registry";
 import { KEY_A, KEY_B, newSid } from "../support/http";
 
@@ -10,6 +10,10 @@ const client = (apiKey = KEY_A) =>
   new Trove({ baseUrl: "https://trove.test", apiKey, fetch: (url, init) => SELF.fetch(url, init) });
 
 describe("the typed client", () => {
+  it("lists exactly the registered operations, in the registry's order", () => {
+    expect(OPERATION_NAMES).toEqual(OPERATIONS.map((op) => op.name));
+  });
+
   it("has a working method for every registered operation", async () => {
     const session = client().session(newSid());
     // Every operation answers on POST /v1/sessions/{sid}/{name}: a call with bad input reaches the
@@ -37,6 +41,13 @@ describe("the typed client", () => {
     const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TroveApiError);
     expect(error).toMatchObject({ status: 404, code: "unknown_operation", details: { field: "operation" } });
+  });
+
+  it("hands a session through await and async functions (it is not a thenable)", async () => {
+    const open = async () => client().session(newSid());
+    const session = await open();
+    expect((await session.tool_search({ query: "anything" })).tools).toEqual([]);
+    expect(JSON.parse(JSON.stringify({ session }))).toEqual({ session: { id: session.id } });
   });
 
   it("runs a turn with typed results and typed errors", async () => {

@@ -2,7 +2,7 @@
 // restarts, not after the session goes idle; and a request cut off by a restart answers 503.
 import { runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { Trove, TroveApiError } from "../../src/client";
+import { Trove, TroveApiError } from "../../packages/client/src/index";
 import { restart } from "../long/support";
 import { GITHUB_SLACK } from "../support/fixtures";
 import { newSid, op } from "../support/http";

@@ -23,6 +23,7 @@ const DEFAULT_CONFIG = {
     directory: { enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" },
   },
   context: { max_tokens: null },
+  learning: { enabled: true },
   ttl_seconds: 604_800,
   run_activation_ttl_seconds: 3_600,
 };
@@ -496,6 +497,7 @@ describe("the session resource", () => {
         directory: { enabled: false, max_entries: 10, selection_strategy: "pinned_then_top" },
       },
       context: { max_tokens: 9000 },
+      learning: { enabled: false },
       ttl_seconds: 3_600,
       run_activation_ttl_seconds: 600,
     };

@@ -81,6 +81,7 @@ describe("the event log", () => {
       requested_search_type: "fts",
       effective_search_type: "fts",
       results_count: 1,
+      results: ["github.create_issue"],
     });
   });
 

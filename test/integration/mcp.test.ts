@@ -218,6 +218,7 @@ describe("tools", () => {
         search_type: { default: "fts", type: "string", enum: ["fts", "regex", "exact"] },
         limit: { default: 8, type: "integer", minimum: 1, maximum: 20 },
         include_always_loaded: { default: false, type: "boolean" },
+        min_relevance: expect.objectContaining({ default: 0, type: "number", minimum: 0, maximum: 1 }),
         format: {
           default: "json",
           description: '"anthropic" adds tool_reference blocks for client-side tool search',
@@ -378,6 +379,8 @@ describe("skills as resources", () => {
     expect(find?.description).toBeTruthy();
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       expect.objectContaining({ uriTemplate: "trove://skills/{pack}/{name}" }),
+      // The MCP Skills extension's files (test/integration/mcp-skills.test.ts).
+      expect.objectContaining({ uriTemplate: "skill://{pack}/{name}/{+path}" }),
     ]);
     const err = await rpcError(client.listResources({ cursor: "not-a-page" }));
     expect(err.code).toBe(-32602);

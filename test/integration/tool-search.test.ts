@@ -79,6 +79,7 @@ describe("the response", () => {
       name: "weather.get_forecast",
       description: "Get the weather forecast for a city",
       score: expect.any(Number),
+      relevance: expect.any(Number),
       match_type: "fts",
       loading_mode: "deferred",
     });
@@ -252,6 +253,7 @@ describe("exact search", () => {
         name: "github.create_issue",
         description: "Open a new issue in a GitHub repository",
         score: 1,
+        relevance: 1,
         match_type: "exact",
         loading_mode: "deferred",
       },
@@ -329,6 +331,7 @@ describe("regex search", () => {
           name: "github.create_issue",
           description: "Open a new issue in a GitHub repository",
           score: 0.95,
+          relevance: 0.95,
           match_type: "regex",
           loading_mode: "deferred",
         },

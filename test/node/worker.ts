@@ -47,7 +47,10 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Run
     modules: true,
     script: await workerScript(),
     ...wranglerCompatibility(),
-    durableObjects: { SESSIONS: { className: "SessionObject", useSQLite: true } },
+    durableObjects: {
+      SESSIONS: { className: "SessionObject", useSQLite: true },
+      LEARNING: { className: "LearningObject", useSQLite: true },
+    },
     bindings: { TROVE_API_KEYS: options.apiKeys ?? TEST_KEYS, ...options.bindings },
     host: "127.0.0.1",
     port: 0,

@@ -9,6 +9,11 @@ declare global {
     interface Env extends TroveEnv {
       /** Set by the `long` project only (vitest.config.mts): raises the long suites' run counts. */
       TROVE_LONG?: string;
+      /**
+       * Set by the `workers` project only (vitest.config.mts): a worker that calls Trove over service
+       * bindings (test/fixtures/rpc-caller/), for test/integration/service-binding.test.ts.
+       */
+      RPC_CALLER?: Fetcher;
     }
   }
 }

@@ -298,6 +298,11 @@ describe("schema", () => {
           "type": "index",
         },
         {
+          "name": "sqlite_autoindex_trove_namespaces_used_1",
+          "sql": null,
+          "type": "index",
+        },
+        {
           "name": "sqlite_autoindex_trove_packs_1",
           "sql": null,
           "type": "index",
@@ -375,8 +380,23 @@ describe("schema", () => {
           "type": "table",
         },
         {
+          "name": "trove_learning_outbox",
+          "sql": "CREATE TABLE trove_learning_outbox (
+              id INTEGER PRIMARY KEY,
+              query TEXT NOT NULL,
+              tool TEXT NOT NULL,
+              at INTEGER NOT NULL
+            )",
+          "type": "table",
+        },
+        {
           "name": "trove_meta",
           "sql": "CREATE TABLE trove_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+          "type": "table",
+        },
+        {
+          "name": "trove_namespaces_used",
+          "sql": "CREATE TABLE trove_namespaces_used (namespace TEXT PRIMARY KEY, at INTEGER NOT NULL)",
           "type": "table",
         },
         {
@@ -511,12 +531,12 @@ describe("schema", () => {
               f_description TEXT NOT NULL,
               f_params TEXT NOT NULL,
               f_examples TEXT NOT NULL
-            , provider_name TEXT, source TEXT NOT NULL DEFAULT 'agent')",
+            , provider_name TEXT, source TEXT NOT NULL DEFAULT 'agent', f_learned TEXT NOT NULL DEFAULT '')",
           "type": "table",
         },
         {
           "name": "trove_tools_fts",
-          "sql": "CREATE VIRTUAL TABLE trove_tools_fts USING fts5(f_name, f_namespace, f_tags, f_description, f_params, f_examples,
+          "sql": "CREATE VIRTUAL TABLE trove_tools_fts USING fts5(f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned,
               content='trove_tools_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
           "type": "table",
         },
@@ -533,8 +553,8 @@ describe("schema", () => {
         {
           "name": "trove_tools_fts_delete",
           "sql": "CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools WHEN old.allowed = 1 BEGIN
-              INSERT INTO trove_tools_fts (trove_tools_fts, rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples)
-                VALUES ('delete', old.id, old.f_name, old.f_namespace, old.f_tags, old.f_description, old.f_params, old.f_examples);
+              INSERT INTO trove_tools_fts (trove_tools_fts, rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned)
+                VALUES ('delete', old.id, old.f_name, old.f_namespace, old.f_tags, old.f_description, old.f_params, old.f_examples, old.f_learned);
             END",
           "type": "trigger",
         },
@@ -551,16 +571,16 @@ describe("schema", () => {
         {
           "name": "trove_tools_fts_insert",
           "sql": "CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
-              INSERT INTO trove_tools_fts (rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples) VALUES (new.id, new.f_name, new.f_namespace, new.f_tags, new.f_description, new.f_params, new.f_examples);
+              INSERT INTO trove_tools_fts (rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned) VALUES (new.id, new.f_name, new.f_namespace, new.f_tags, new.f_description, new.f_params, new.f_examples, new.f_learned);
             END",
           "type": "trigger",
         },
         {
           "name": "trove_tools_fts_update",
-          "sql": "CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, f_name, f_namespace, f_tags, f_description, f_params, f_examples ON trove_tools BEGIN
-              INSERT INTO trove_tools_fts (trove_tools_fts, rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples)
-                SELECT 'delete', old.id, old.f_name, old.f_namespace, old.f_tags, old.f_description, old.f_params, old.f_examples WHERE old.allowed = 1;
-              INSERT INTO trove_tools_fts (rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples) SELECT new.id, new.f_name, new.f_namespace, new.f_tags, new.f_description, new.f_params, new.f_examples WHERE new.allowed = 1;
+          "sql": "CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned ON trove_tools BEGIN
+              INSERT INTO trove_tools_fts (trove_tools_fts, rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned)
+                SELECT 'delete', old.id, old.f_name, old.f_namespace, old.f_tags, old.f_description, old.f_params, old.f_examples, old.f_learned WHERE old.allowed = 1;
+              INSERT INTO trove_tools_fts (rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned) SELECT new.id, new.f_name, new.f_namespace, new.f_tags, new.f_description, new.f_params, new.f_examples, new.f_learned WHERE new.allowed = 1;
             END",
           "type": "trigger",
         },
@@ -587,7 +607,7 @@ describe("schema", () => {
         {
           "name": "trove_tools_searchable",
           "sql": "CREATE VIEW trove_tools_searchable AS
-              SELECT id, f_name, f_namespace, f_tags, f_description, f_params, f_examples FROM trove_tools WHERE allowed = 1",
+              SELECT id, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned FROM trove_tools WHERE allowed = 1",
           "type": "view",
         },
         {

@@ -328,4 +328,62 @@ describe("tool_search properties", () => {
       { numRuns: 30 },
     );
   });
+
+  it("gives the first k results of limit k as the first k of any larger limit", async () => {
+    const sid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb(fc.oneof(proseArb, fc.string({ maxLength: 40 }))),
+        fc.array(
+          fc.tuple(queryArb, fc.integer({ min: 1, max: 19 }), fc.constantFrom("fts", "regex", "exact")),
+          {
+            minLength: 1,
+            maxLength: 4,
+          },
+        ),
+        async (tools, queries) => {
+          expect((await op(sid, "catalog_sync", { tools })).status).toBe(200);
+          for (const [query, k, search_type] of queries) {
+            const large = await op(sid, "tool_search", { query, search_type, limit: 20 });
+            if (large.status !== 200) continue;
+            const small = await op(sid, "tool_search", { query, search_type, limit: k });
+            const names = (r: { json: { tools: Hit[] } }) => r.json.tools.map((t) => t.name);
+            expect(names(small), JSON.stringify({ query, k, search_type })).toEqual(names(large).slice(0, k));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("leaves out exactly the results below min_relevance, keeping the order of the rest", async () => {
+    const sid = newSid();
+    await fc.assert(
+      fc.asyncProperty(
+        catalogArb(proseArb),
+        fc.array(fc.tuple(queryArb, fc.double({ min: 0, max: 1, noNaN: true })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (tools, queries) => {
+          expect((await op(sid, "catalog_sync", { tools })).status).toBe(200);
+          for (const [query, min] of queries) {
+            const all = (await op(sid, "tool_search", { query, limit: 20 })).json.tools as (Hit & {
+              relevance: number;
+            })[];
+            for (const hit of all) expect(hit.relevance).toBeGreaterThanOrEqual(0);
+            for (const hit of all) expect(hit.relevance).toBeLessThanOrEqual(1);
+            const kept = (await op(sid, "tool_search", { query, limit: 20, min_relevance: min })).json.tools;
+            const wanted = all.filter((h) => h.relevance >= min).map((h) => h.name);
+            const got = kept.map((h: Hit) => h.name);
+            // A full page may be refilled from below it; the rest is exactly what passed.
+            expect(got.slice(0, wanted.length)).toEqual(wanted);
+            if (all.length < 20) expect(got).toEqual(wanted);
+            for (const hit of kept) expect(hit.relevance).toBeGreaterThanOrEqual(min);
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
 });

@@ -66,6 +66,7 @@ function inGuard<R>(sid: string, fn: (show: (text: string, owner?: string) => st
       events: obj.events,
       skills: obj.skills,
       attachments: obj.attachments,
+      learning: obj.learning,
       bundle: obj.bundle,
       tenant: "tenant-a",
       now: Date.now(),

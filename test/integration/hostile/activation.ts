@@ -237,7 +237,8 @@ const resolve: HostileCase[] = [
     "tool_resolve",
     "own __proto__ and constructor keys in args",
     '{"name":"slack.send_message","args":{"__proto__":{"admin":true},"constructor":1}}',
-    ok((j) => (j.decision === "allow" ? undefined : "not allowed")),
+    // A use: the session notes the tool's namespace (trove_namespaces_used), once.
+    okWrites((j) => (j.decision === "allow" ? undefined : "not allowed")),
   ),
   // Arguments a model controls, against schema keywords whose checks can blow up (fresh sessions).
   post(

@@ -1,0 +1,87 @@
+// The learning evaluation of `npm run bench:search`: the worker as deployed (both object classes,
+// two tenants), driven only through its public HTTP API. History: a query set replayed in several
+// sessions of one tenant (search, then resolve the expected tool, as an agent whose model picked
+// it would). Then the test set is searched in a new session of that tenant (learned) and of
+// another tenant (control, which must equal cold).
+import type { Readable } from "node:stream";
+import { Miniflare } from "miniflare";
+import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
+
+const KEYS = { learned: "eval-a:key-a", control: "eval-b:key-b" } as const;
+
+export interface Replay {
+  /** Runs `op` on session `sid` of the tenant; throws on an error answer. */
+  op<T>(tenant: keyof typeof KEYS, sid: string, name: string, input: unknown): Promise<T>;
+  /** GET on a tenant route (`/v1/learning`…). */
+  get<T>(tenant: keyof typeof KEYS, path: string): Promise<T>;
+  dispose(): Promise<void>;
+}
+
+export async function startReplay(): Promise<Replay> {
+  const mf = new Miniflare({
+    modules: true,
+    script: await bundleWorker("src/index.ts"),
+    ...wranglerCompatibility(),
+    durableObjects: {
+      SESSIONS: { className: "SessionObject", useSQLite: true },
+      LEARNING: { className: "LearningObject", useSQLite: true },
+    },
+    bindings: { TROVE_API_KEYS: `${KEYS.learned},${KEYS.control}` },
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+      stdout.resume();
+      stderr.resume();
+    },
+  });
+  await mf.ready;
+  const request = async <T>(tenant: keyof typeof KEYS, method: string, path: string, body?: unknown) => {
+    const key = KEYS[tenant].split(":")[1];
+    const res = await mf.dispatchFetch(`http://trove.local${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text) as T;
+  };
+  return {
+    op: (tenant, sid, name, input) => request(tenant, "POST", `/v1/sessions/${sid}/${name}`, input),
+    get: (tenant, path) => request(tenant, "GET", path),
+    dispose: () => mf.dispose(),
+  };
+}
+
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  enum?: unknown[];
+  items?: Schema;
+  minItems?: number;
+};
+
+/** The smallest arguments a JSON Schema accepts (required fields only), for a replayed call. */
+export function minimalArgs(schema: Schema | undefined): Record<string, unknown> {
+  const value = (s: Schema): unknown => {
+    if (s.enum && s.enum.length > 0) return s.enum[0];
+    const type = Array.isArray(s.type) ? s.type[0] : s.type;
+    switch (type) {
+      case "string":
+        return "x";
+      case "integer":
+      case "number":
+        return 1;
+      case "boolean":
+        return true;
+      case "array":
+        return s.items && s.minItems ? [value(s.items)] : [];
+      case "object":
+        return minimalArgs(s);
+      default:
+        return "x";
+    }
+  };
+  const out: Record<string, unknown> = {};
+  for (const name of schema?.required ?? []) out[name] = value(schema?.properties?.[name] ?? {});
+  return out;
+}

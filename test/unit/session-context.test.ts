@@ -1,0 +1,114 @@
+// The session-context rule of tool ranking (src/search/fts-pipeline.ts, SESSION_BOOST): among
+// comparable matches, tools in namespaces the session already activated or used rank first; a
+// match elsewhere that is more than SESSION_BOOST better keeps its place. Checked on the pipeline
+// itself over random documents and queries, and end to end on the issue's example.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type FtsIndex, ftsSearch, SESSION_BOOST } from "../../src/search/fts-pipeline";
+import { type FieldSpec, rescore } from "../../src/search/rerank";
+import { indexText, queryTermGroups } from "../../src/search/text";
+import { newSid, op } from "../support/http";
+
+interface Doc {
+  name: string;
+  namespace: string;
+  text: string;
+}
+
+const FIELDS: FieldSpec[] = [{ weight: 1, b: 0.5 }];
+const INDEX: FtsIndex<Doc, Doc> = {
+  fields: (d) => [indexText(d.text)],
+  rescoreFields: FIELDS,
+  key: (d) => d.name,
+  rankable: (d) => ({ name: d.name, namespace: d.namespace }),
+  termOrder: "direct-first",
+  exactAbove: "all-candidates",
+};
+
+function search(docs: Doc[], query: string, session: string[]) {
+  const df = (term: string) => docs.filter((d) => indexText(d.text).split(" ").includes(term)).length;
+  return ftsSearch(INDEX, {
+    query,
+    limit: 50,
+    exact: [],
+    preferredNamespaces: [],
+    sessionNamespaces: new Set(session),
+    stats: { size: () => docs.length, docFrequencies: (terms) => new Map(terms.map((t) => [t, df(t)])) },
+    candidates: () => docs,
+  }).map((s) => s.row);
+}
+
+const WORDS = ["issue", "open", "list", "repo", "message", "send", "file", "bug", "user", "page"];
+const docsArb = fc.uniqueArray(
+  fc.record({
+    name: fc.stringMatching(/^[a-z]{3,8}$/),
+    namespace: fc.constantFrom("github", "gitlab", "jira", "linear"),
+    text: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((w) => w.join(" ")),
+  }),
+  { minLength: 2, maxLength: 12, selector: (d) => d.name },
+);
+const queryArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(" "));
+
+describe("session context in ranking", () => {
+  it("never puts a session-namespace tool below a comparable match, nor above a clearly better one", () => {
+    fc.assert(
+      fc.property(
+        docsArb,
+        queryArb,
+        fc.constantFrom("github", "gitlab", "jira", "linear"),
+        (docs, query, ns) => {
+          const raw = new Map(
+            docs.map((d, i) => [
+              d.name,
+              rescore(
+                docs.map((x) => [indexText(x.text)]),
+                queryTermGroups(query),
+                FIELDS,
+                {
+                  size: docs.length,
+                  docFrequency: (t) => docs.filter((x) => indexText(x.text).split(" ").includes(t)).length,
+                },
+              )[i] ?? 0,
+            ]),
+          );
+          const ranked = search(docs, query, [ns]);
+          const position = new Map(ranked.map((d, i) => [d.name, i]));
+          for (const a of ranked) {
+            for (const b of ranked) {
+              if (a.namespace !== ns || b.namespace === ns) continue;
+              const [ra, rb] = [raw.get(a.name) ?? 0, raw.get(b.name) ?? 0];
+              // A clearly better match elsewhere stays above; a comparable one goes below.
+              if (rb > ra * (1 + SESSION_BOOST) + 1e-9)
+                expect(position.get(b.name)).toBeLessThan(position.get(a.name) ?? 0);
+              if (ra > 0 && rb <= ra + 1e-12)
+                expect(position.get(a.name)).toBeLessThan(position.get(b.name) ?? 0);
+            }
+          }
+          // Without session namespaces nothing changes among the others, and the order is the cold one.
+          const cold = search(docs, query, []);
+          const others = (list: Doc[]) => list.filter((d) => d.namespace !== ns).map((d) => d.name);
+          expect(others(ranked)).toEqual(others(cold));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives an agent working in GitHub GitHub's tool for open issues before GitLab's, Jira's or Linear's", async () => {
+    const sid = newSid();
+    const tools = [
+      { name: "gitlab.list_issues", description: "List issues of a GitLab project" },
+      { name: "jira.search_issues", description: "Search issues in Jira" },
+      { name: "linear.list_issues", description: "List issues in Linear" },
+      { name: "github.list_issues", description: "List issues in a GitHub repository" },
+      { name: "github.create_pull_request", description: "Open a pull request in a GitHub repository" },
+    ];
+    await op(sid, "catalog_sync", { tools });
+    const first = async () =>
+      (await op(sid, "tool_search", { query: "list the open issues" })).json.tools[0].name;
+    expect(await first()).not.toBe("github.list_issues");
+    const used = await op(sid, "tool_resolve", { name: "github.create_pull_request" });
+    expect(used.json.decision).toBe("allow");
+    expect(await first()).toBe("github.list_issues");
+  });
+});
