@@ -7,6 +7,14 @@ export { default } from "../src";
 const ADDRESS = { tenant: "bench", sid: "bench" };
 
 export class BenchSession extends SessionObject {
+  /** Puts learned text in the index as a refresh from the tenant's learning object would. */
+  async learn(json: string): Promise<number> {
+    const tools = JSON.parse(json) as { tool: string; text: string }[];
+    const changed = this.ctx.storage.transactionSync(() => this.learning.apply(1, tools, Date.now()));
+    this.catalog.invalidate();
+    return changed;
+  }
+
   /** Validates like the worker does, then runs the operation in this object. */
   async call(name: string, input: unknown): Promise<OpResult> {
     const parsed = OPERATIONS_BY_NAME.get(name)?.input.parse(input);

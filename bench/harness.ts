@@ -7,6 +7,7 @@ import type { OpResult } from "../src/session-object";
 
 interface RawStub {
   call(name: string, input: unknown): Promise<OpResult>;
+  learn(json: string): Promise<number>;
   setBundle(json: string): Promise<void>;
   restart(): Promise<void>;
   timeEach(name: string, inputs: unknown[], repeat: number): Promise<string>;
@@ -15,6 +16,8 @@ interface RawStub {
 
 export interface BenchSessionStub {
   call(name: string, input: unknown): Promise<OpResult>;
+  /** Gives tools learned text (what a tenant's learning would put in the index); rows changed. */
+  learn(tools: { tool: string; text: string }[]): Promise<number>;
   setBundle(bundle: unknown): Promise<void>;
   restart(): Promise<void>;
   timeEach(
@@ -59,6 +62,7 @@ export async function startBench(): Promise<{
       const raw = ns.get(ns.idFromName(`bench/${name}`)) as unknown as RawStub;
       return {
         call: (op, input) => raw.call(op, input),
+        learn: (tools) => raw.learn(JSON.stringify(tools)),
         setBundle: (bundle) => raw.setBundle(JSON.stringify(bundle)),
         restart: () => raw.restart().catch(() => undefined),
         timeEach: async (op, inputs, repeat) => JSON.parse(await raw.timeEach(op, inputs, repeat)),

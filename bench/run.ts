@@ -73,8 +73,17 @@ try {
       ["fts", evalQueries.map((query) => ({ query })), 10],
       ["regex", REGEX_PATTERNS.map((query) => ({ query, search_type: "regex" })), 5],
       ["exact", exactNames.map((query) => ({ query, search_type: "exact" })), 20],
+      // The same fts queries once every tool has learned text: three queries of the dev set each.
+      ["fts + learned", evalQueries.map((query) => ({ query })), 10],
     ] as const;
     for (const [type, inputs, repeat] of runs) {
+      if (type === "fts + learned") {
+        const learned = catalog.map((t, i) => ({
+          tool: t.name,
+          text: [0, 1, 2].map((k) => evalQueries[(3 * i + k) % evalQueries.length]).join("\n"),
+        }));
+        await session.learn(learned);
+      }
       const t = await session.timeEach("tool_search", [...inputs], repeat);
       if (t.failures > 0) throw new Error(`${t.failures} failed ${type} searches`);
       searchRows.push([

@@ -7,7 +7,7 @@ import type { Env } from "./env";
 import { TroveError } from "./errors";
 import { BUNDLE } from "./generated/packs";
 import type { LearningRpc } from "./learning/learning-rpc";
-import type { OpResult, SessionAddress, SessionRpc } from "./ops/dispatch";
+import type { OpResult, SessionAddress, SessionRpc, StorageCost } from "./ops/dispatch";
 
 export type { OpResult, SessionAddress };
 
@@ -84,6 +84,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     }
     this.#address = address;
     const now = Date.now();
+    const before = { ...this.sql.stats };
+    const cost = (): { cost: StorageCost } => ({
+      cost: {
+        rows_read: this.sql.stats.rowsRead - before.rowsRead,
+        rows_written: this.sql.stats.rowsWritten - before.rowsWritten,
+      },
+    });
     try {
       this.#eraseRequested = false;
       this.ensureReady();
@@ -100,7 +107,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.events.commit();
       if (this.#eraseRequested) await this.erase();
       else await this.#lifetime.extend(now);
-      return { ok: true, value };
+      return { ok: true, value, ...cost() };
     } catch (err) {
       // Deferred events the failed transaction had written are written again later.
       this.events.rollback();
@@ -113,7 +120,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
             stack: (err as Error)?.stack,
           }),
         );
-        return failure(new TroveError("internal", 500, "internal error", {}));
+        return { ...failure(new TroveError("internal", 500, "internal error", {})), ...cost() };
       }
       // The operation's writes rolled back; what it must still record goes in on its own.
       if (err.event) {
@@ -122,7 +129,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.events.commit();
       }
       await this.#lifetime.extend(now);
-      return failure(err);
+      return { ...failure(err), ...cost() };
     } finally {
       this.scheduleEventFlush();
       this.scheduleLearningSend();
@@ -266,6 +273,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       tenant: address.tenant,
       now,
       operations: OPERATIONS,
+      storedBytes: () => this.ctx.storage.sql.databaseSize,
       learning: {
         observeUse: (tool, at) => {
           if (this.config.get().learning.enabled && this.env.LEARNING) this.learning.observeUse(tool, at);

@@ -104,6 +104,9 @@ export function createApp(): Hono<AppEnv> {
         const input = await readInput(c.req.raw);
         const address = { tenant: c.get("tenant"), sid: sessionId(c.req.param("sid")) };
         const result = await invoke(c.env, op, input, address);
+        // What the request cost the session's storage (0 when it never reached it).
+        c.header("trove-rows-read", String(result.cost?.rows_read ?? 0));
+        c.header("trove-rows-written", String(result.cost?.rows_written ?? 0));
         if (!result.ok) return errorResponse(c, result.status, { error: result.error });
         return c.json(result.value);
       });

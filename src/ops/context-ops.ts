@@ -296,6 +296,7 @@ export const state = defineOp({
         deferred: 0,
         visible: 0,
       },
+      storage: { bytes: 147456 },
       visible: ["tool_search"],
       activations: [],
       pending_approvals: [],

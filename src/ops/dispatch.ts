@@ -8,7 +8,15 @@ export interface SessionAddress {
   sid: string;
 }
 
-export type OpResult = { ok: true; value: unknown } | ({ ok: false; status: number } & ErrorBody);
+/** What a request cost the session's storage: SQLite rows read and written while it ran. */
+export interface StorageCost {
+  rows_read: number;
+  rows_written: number;
+}
+
+export type OpResult = ({ ok: true; value: unknown } | ({ ok: false; status: number } & ErrorBody)) & {
+  cost?: StorageCost;
+};
 
 /** The session object as the worker sees it through its stub (src/session-object.ts implements it). */
 export interface SessionRpc extends Rpc.DurableObjectBranded {

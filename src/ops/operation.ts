@@ -35,6 +35,8 @@ export interface OpContext {
   operations: readonly Operation[];
   /** Learning from use: what the model used after a search, and when the catalog changed. */
   learning: Pick<SessionLearning, "observeUse" | "catalogChanged">;
+  /** Bytes the session's SQLite database takes (tables, indexes, free pages). */
+  storedBytes(): number;
   /** Erases all of this session's storage once the operation's transaction has committed. */
   erase(): void;
 }

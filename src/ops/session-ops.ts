@@ -15,6 +15,12 @@ export const SessionView = z.object({
     deferred: z.number().int().describe("Allowed tools hidden until found and activated"),
     visible: z.number().int().describe("Allowed tools loaded into every context"),
   }),
+  storage: z.object({
+    bytes: z
+      .number()
+      .int()
+      .describe("What the session's SQLite database takes, in bytes (what storage is billed on)"),
+  }),
 });
 
 /** The session's config and catalog counts (what GET answers; `state` extends it). */
@@ -28,6 +34,7 @@ export function sessionView(ctx: OpContext): z.input<typeof SessionView> {
       deferred: counts.deferred,
       visible: counts.always,
     },
+    storage: { bytes: ctx.storedBytes() },
   };
 }
 
@@ -50,6 +57,7 @@ export const sessionGet = defineOp({
         deferred: 0,
         visible: 0,
       },
+      storage: { bytes: 147456 },
     },
   },
   handler: (ctx) => sessionView(ctx),
@@ -75,6 +83,7 @@ export const sessionConfigure = defineOp({
         deferred: 0,
         visible: 0,
       },
+      storage: { bytes: 147456 },
     },
   },
   handler(ctx, config) {

@@ -41,7 +41,7 @@ save: create write
 put: create upload
 store: create upload
 copy: create
-back: revert undo restore
+back: revert undo restore refund
 revert: undo rollback
 undo: revert rollback
 rollback: undo revert
@@ -322,6 +322,76 @@ free: busy availability
 busy: free availability
 meet: event meeting
 sync: event meeting
+outside: weather
+outdoors: weather
+storm: weather alerts
+hurricane: weather alerts
+tornado: weather alerts
+flood: weather alerts
+smog: air quality
+pollution: air quality
+haze: air quality
+ring: call phone
+dial: call phone
+buzz: call message
+shush: mute
+snooze: mute
+quiet: mute
+alarm: alert monitor
+nuke: delete
+ditch: delete
+scrap: delete
+toss: delete
+junk: delete
+bump: update increase
+raise: update increase
+lower: update decrease
+marker: event annotation
+annotate: event
+package: build image
+containerize: build image
+workbook: spreadsheet
+ledger: spreadsheet
+jot: create note
+codebase: repository code
+hop: switch checkout
+fire: incident
+burning: incident
+wedged: restart delete
+stuck: restart status
+hung: restart
+frozen: restart
+plate: event list
+agenda: event list
+standup: meeting event
+huddle: meeting call
+catchup: meeting event
+remind: schedule message
+reminder: schedule message
+later: schedule
+monthly: subscription
+recurring: subscription
+renew: subscription
+sales: contact deal
+prospect: contact lead
+prospects: contact lead
+folks: user people
+coworker: user member
+coworkers: user member
+typo: edit update
+tweak: update edit
+shove: move
+stash: save store
+dig: search find
+hunt: search find
+scan: search
+peek: read get
+glance: get
+skim: read
+land: merge
+merged: merge
+tidy: delete clean
+prune: delete
 `;
 
 export const QUERY_EXPANSIONS: ReadonlyMap<string, readonly string[]> = (() => {
@@ -349,3 +419,45 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
     related: ["list", "get", "search"],
   },
 ];
+
+/**
+ * Words that are nouns in tool descriptions but verbs in requests: "file a bug", "book a room",
+ * "ship the fix", "text the team". Before an article or a possessive (the shape of an object
+ * phrase) the word acts: its own term counts only as a related one, and its action terms join it.
+ */
+export const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    file: ["create", "submit"],
+    book: ["schedule", "create", "reserve"],
+    post: ["send", "message", "create"],
+    ship: ["deploy", "release"],
+    text: ["send", "sms"],
+    email: ["send"],
+    mail: ["send"],
+    message: ["send"],
+    ping: ["send", "message"],
+    page: ["incident", "oncall", "alert"],
+    log: ["create", "record"],
+    note: ["create", "comment"],
+    tag: ["label", "update"],
+    pin: ["pin"],
+    bill: ["invoice", "charge"],
+    charge: ["charge", "payment", "create"],
+    order: ["create", "purchase"],
+    table: ["postpone", "update"],
+    document: ["create", "write"],
+    chart: ["create", "plot"],
+    map: ["directions", "geocode"],
+    screen: ["screenshot"],
+    host: ["deploy"],
+    stage: ["deploy", "commit"],
+    package: ["build"],
+    store: ["save", "upload"],
+    back: ["backup", "copy"],
+  }),
+);
+
+/** Words after which a verb-or-noun word reads as a verb: articles and possessives. */
+export const OBJECT_STARTERS: ReadonlySet<string> = new Set(
+  "a an the this that these those my our your his her their its some another".split(" "),
+);

@@ -1,6 +1,6 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
-import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
+import { OBJECT_STARTERS, QUERY_EXPANSIONS, SHAPE_HINTS, VERB_SENSES } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -49,6 +49,40 @@ export interface TermGroup {
   related: string[];
 }
 
+/** Whether `word` comes right before an article or a possessive somewhere in `query`. */
+function actsOnObject(query: string, word: string): boolean {
+  const lower = query.toLowerCase();
+  for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
+    const before = lower[at - 1];
+    if (before !== undefined && /[\p{L}\p{N}_]/u.test(before)) continue;
+    const next = /^\s+([\p{L}]+)/u.exec(lower.slice(at + word.length))?.[1];
+    if (next !== undefined && OBJECT_STARTERS.has(next)) return true;
+  }
+  return false;
+}
+
+/** What ends the context of a mid-task request: a dash or semicolon, or a clause of circumstance. */
+const CONTEXT_END = [
+  /[—–;]|\s-\s/gu,
+  /^\s*(?:ok(?:ay)?\s*,?\s*)?(?:now that|since|once|after|because|given that|as soon as)\b[^,.!?]*[,.]/giu,
+  /[,.]\s*(?:now|then|next|so|and then|after that)\b/giu,
+];
+
+/**
+ * Where the request starts in a query that first gives context (0: the whole query is the
+ * request): after the last context ending, if at least two words follow it.
+ */
+function requestStart(query: string): number {
+  let cut = 0;
+  for (const pattern of CONTEXT_END) {
+    for (const m of query.matchAll(pattern)) {
+      const end = (m.index ?? 0) + m[0].length;
+      if (end > cut && words(query.slice(end)).length >= 2) cut = end;
+    }
+  }
+  return cut;
+}
+
 /**
  * The concepts of a query, in order, with stopwords dropped and at most MAX_QUERY_TERMS distinct
  * terms in all. A word whose terms all appeared earlier adds no group.
@@ -58,15 +92,24 @@ export interface TermGroup {
 export function queryTermGroups(query: string): TermGroup[] {
   const seen = new Set<string>();
   const groups: TermGroup[] = [];
+  const cut = requestStart(query);
+  const context = new Set(cut > 0 ? words(query.slice(0, cut)) : []);
+  const request = new Set(words(query.slice(cut)));
   for (const word of words(query)) {
     if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word)) continue;
-    const terms = canonical(word).filter((t) => !seen.has(t));
-    if (terms.length === 0) continue;
+    const own = canonical(word).filter((t) => !seen.has(t));
+    if (own.length === 0) continue;
+    for (const t of own) seen.add(t);
+    const acts = VERB_SENSES.get(word);
+    const verb = acts !== undefined && actsOnObject(query, word);
+    // A verb-or-noun word acting on an object: the action leads, the noun only stands in.
+    const terms = verb ? [...new Set(acts.flatMap(canonical))] : own;
+    const expansions = verb ? own : (QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical);
+    const related = [...new Set(expansions)].filter((t) => !terms.includes(t));
     for (const t of terms) seen.add(t);
-    const related = [...new Set((QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical))].filter(
-      (t) => !terms.includes(t),
-    );
-    groups.push({ terms, related });
+    // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
+    if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
+    else groups.push({ terms, related });
     if (seen.size >= MAX_QUERY_TERMS) break;
   }
   // A related term stands in for a missing word; when the query has that word itself, the term

@@ -456,6 +456,7 @@ describe("the session resource", () => {
     expect(res.json).toEqual({
       config: DEFAULT_CONFIG,
       catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      storage: { bytes: expect.any(Number) },
     });
   });
 
@@ -517,6 +518,7 @@ describe("the session resource", () => {
     expect(res.json).toEqual({
       config,
       catalog: { fingerprint: sync.json.fingerprint, tools: 4, deferred: 1, visible: 3 },
+      storage: { bytes: expect.any(Number) },
     });
   });
 
@@ -526,6 +528,7 @@ describe("the session resource", () => {
     expect(res.json).toEqual({
       config: DEFAULT_CONFIG,
       catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      storage: { bytes: expect.any(Number) },
     });
   });
 
@@ -577,6 +580,7 @@ describe("the session resource", () => {
     expect(after.json).toEqual({
       config: DEFAULT_CONFIG,
       catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      storage: { bytes: expect.any(Number) },
     });
     const search = await op(sid, "tool_search", { query: "first" });
     expect(search.json).toMatchObject({ tools: [], total_deferred: 0 });

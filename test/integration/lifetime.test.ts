@@ -228,6 +228,7 @@ describe("the idle alarm", () => {
     expect(view.json).toEqual({
       config: DEFAULT_CONFIG,
       catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      storage: { bytes: expect.any(Number) },
     });
     const st = (await op(sid, "state", {})).json;
     expect(st.activations).toEqual([]);

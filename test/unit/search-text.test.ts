@@ -71,6 +71,29 @@ describe("queryTermGroups", () => {
     );
   });
 
+  it("reads a noun-or-verb word before an object as the action: file a bug, book a room", () => {
+    expect(queryTermGroups("file a bug in jira")[0]).toEqual({
+      terms: ["creat", "submit"],
+      related: ["file"],
+    });
+    expect(queryTermGroups("book the big room")[0]?.terms).toContain("reserv");
+    // Not before an object: the noun it is.
+    expect(queryTermGroups("read the file")[1]).toEqual({ terms: ["file"], related: [] });
+    expect(queryTermGroups("profile a query")[0]?.terms).toEqual(["profil"]);
+  });
+
+  it("lets the context of a mid-task request only stand in for its words", () => {
+    const groups = queryTermGroups("now that the PR is merged, close out the ticket in jira");
+    expect(groups.find((g) => g.related.includes("merg"))?.terms).toEqual([]);
+    expect(groups.find((g) => g.terms.includes("issu"))).toBeDefined();
+    expect(queryTermGroups("the deploy failed — grab the pod logs")[0]).toEqual({
+      terms: [],
+      related: ["deploy"],
+    });
+    // No context: every word is the request.
+    expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
+  });
+
   it("returns nothing for text without a searchable word", () => {
     expect(queryTermGroups('"" * AND ( ) -- ^ 🙂')).toEqual([]);
   });

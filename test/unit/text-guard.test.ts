@@ -67,6 +67,7 @@ function inGuard<R>(sid: string, fn: (show: (text: string, owner?: string) => st
       skills: obj.skills,
       attachments: obj.attachments,
       learning: obj.learning,
+      storedBytes: () => 0,
       bundle: obj.bundle,
       tenant: "tenant-a",
       now: Date.now(),

@@ -135,6 +135,12 @@ export interface SessionGetOutput {
      */
     visible: number;
   };
+  storage: {
+    /**
+     * What the session's SQLite database takes, in bytes (what storage is billed on)
+     */
+    bytes: number;
+  };
 }
 
 export interface SessionConfigureInput {
@@ -385,6 +391,12 @@ export interface SessionConfigureOutput {
      * Allowed tools loaded into every context
      */
     visible: number;
+  };
+  storage: {
+    /**
+     * What the session's SQLite database takes, in bytes (what storage is billed on)
+     */
+    bytes: number;
   };
 }
 
@@ -841,6 +853,12 @@ export interface StateOutput {
      * Allowed tools loaded into every context
      */
     visible: number;
+  };
+  storage: {
+    /**
+     * What the session's SQLite database takes, in bytes (what storage is billed on)
+     */
+    bytes: number;
   };
   visible: string[];
   activations: {

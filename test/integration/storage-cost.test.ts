@@ -1,0 +1,57 @@
+// Cost you can see (issue 16, part 3): every session response says what it cost the session's
+// storage, and the session resource reports its stored bytes.
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, KEY_A, newSid } from "../support/http";
+
+async function post(sid: string, name: string, body: unknown) {
+  const res = await SELF.fetch(`https://trove.test/v1/sessions/${sid}/${name}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  const read = res.headers.get("trove-rows-read");
+  const written = res.headers.get("trove-rows-written");
+  expect(read, "trove-rows-read").toMatch(/^\d+$/);
+  expect(written, "trove-rows-written").toMatch(/^\d+$/);
+  return { status: res.status, read: Number(read), written: Number(written) };
+}
+
+const tools = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ name: `ns.tool_${i}`, description: `Tool number ${i} for tests` }));
+
+describe("storage cost headers", () => {
+  it("count the rows a request wrote and read: a sync writes, an identical re-sync and a search do not", async () => {
+    const sid = newSid();
+    const sync = await post(sid, "catalog_sync", { tools: tools(20) });
+    expect(sync.status).toBe(200);
+    expect(sync.written).toBeGreaterThanOrEqual(20);
+    const again = await post(sid, "catalog_sync", { tools: tools(20) });
+    expect(again.written).toBeLessThan(sync.written);
+    const search = await post(sid, "tool_search", { query: "tool number" });
+    expect(search.status).toBe(200);
+    expect(search.read).toBeGreaterThan(0);
+    // Its telemetry is written after the response, not by the search.
+    expect(search.written).toBe(0);
+  });
+
+  it("are sent on errors too: 0 for input refused before the session's storage was touched", async () => {
+    const sid = newSid();
+    const bad = await post(sid, "tool_search", { query: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad).toMatchObject({ read: 0, written: 0 });
+    const unknown = await post(sid, "tool_resolve", { name: "nope.missing" });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("GET /v1/sessions/{sid} reports the bytes the session stores, growing with its catalog", async () => {
+    const sid = newSid();
+    await post(sid, "catalog_sync", { tools: tools(1) });
+    const small = (await call("GET", `/v1/sessions/${sid}`)).json.storage.bytes;
+    await post(sid, "catalog_sync", { tools: tools(400) });
+    const large = (await call("GET", `/v1/sessions/${sid}`)).json.storage.bytes;
+    expect(small).toBeGreaterThan(0);
+    expect(large).toBeGreaterThan(small);
+  });
+});
