@@ -7,6 +7,11 @@ export { default } from "../src";
 const ADDRESS = { tenant: "bench", sid: "bench" };
 
 export class BenchSession extends SessionObject {
+  /** Rows read and written through this object's SQL so far (deferred writes included). */
+  async stats(): Promise<string> {
+    return JSON.stringify(this.sql.stats);
+  }
+
   /** Puts learned text in the index as a refresh from the tenant's learning object would. */
   async learn(json: string): Promise<number> {
     const tools = JSON.parse(json) as { tool: string; text: string }[];

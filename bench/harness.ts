@@ -8,6 +8,7 @@ import type { OpResult } from "../src/session-object";
 interface RawStub {
   call(name: string, input: unknown): Promise<OpResult>;
   learn(json: string): Promise<number>;
+  stats(): Promise<string>;
   setBundle(json: string): Promise<void>;
   restart(): Promise<void>;
   timeEach(name: string, inputs: unknown[], repeat: number): Promise<string>;
@@ -18,6 +19,8 @@ export interface BenchSessionStub {
   call(name: string, input: unknown): Promise<OpResult>;
   /** Gives tools learned text (what a tenant's learning would put in the index); rows changed. */
   learn(tools: { tool: string; text: string }[]): Promise<number>;
+  /** Rows read and written through the object's SQL since it started, deferred writes included. */
+  stats(): Promise<{ rowsRead: number; rowsWritten: number }>;
   setBundle(bundle: unknown): Promise<void>;
   restart(): Promise<void>;
   timeEach(
@@ -63,6 +66,7 @@ export async function startBench(): Promise<{
       return {
         call: (op, input) => raw.call(op, input),
         learn: (tools) => raw.learn(JSON.stringify(tools)),
+        stats: async () => JSON.parse(await raw.stats()),
         setBundle: (bundle) => raw.setBundle(JSON.stringify(bundle)),
         restart: () => raw.restart().catch(() => undefined),
         timeEach: async (op, inputs, repeat) => JSON.parse(await raw.timeEach(op, inputs, repeat)),

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { benchCatalog, evalQueries } from "./catalogs";
+import { costModel, PRICES } from "./cost";
 import { percentile, startBench, table } from "./harness";
 import { httpRatio } from "./http";
 import { loadSection } from "./load-section";
@@ -41,6 +42,7 @@ const syncRows: (string | number)[][] = [];
 const firstRegexRows: (string | number)[][] = [];
 
 let tokens: Awaited<ReturnType<typeof tokenEconomy>> | undefined;
+let cost: Awaited<ReturnType<typeof costModel>> | undefined;
 let skills: Awaited<ReturnType<typeof skillsBench>> | undefined;
 const bench = await startBench();
 try {
@@ -97,6 +99,7 @@ try {
       ]);
     }
   }
+  cost = await costModel(bench);
   tokens = await tokenEconomy(bench);
   skills = await skillsBench(bench);
 } finally {
@@ -131,6 +134,8 @@ console.log(`Token economy on the dev catalog\n\n${tokenTable}\n`);
 
 console.log(`Skills\n\n${skills?.search ?? ""}\n\n${skills?.load ?? ""}\n`);
 
+console.log(`Cost of a session\n\n${cost?.table ?? ""}\n`);
+
 const http = await httpRatio();
 console.log(
   `HTTP on wrangler dev (${http.tools} tools, ${http.requests} sequential requests each)\n\n${http.table}\n`,
@@ -158,7 +163,8 @@ and nouns become common with size while product names stay rare.
 Targets at 10,000 tools: fts p95 ≤ 1 ms, regex p95 ≤ 10 ms, exact ≤ 0.2 ms. workerd coarsens timers
 to 1 ms, so each query runs back to back (10× fts, 5× regex, 20× exact) and its figure is the mean;
 percentiles are over the query set (the ${evalQueries.length} dev-evaluation queries for fts, ${REGEX_PATTERNS.length} patterns for
-regex, 50 names for exact).
+regex, 50 names for exact). "fts + learned": the same fts queries once every tool has learned
+text (three dev-set queries each, as a tenant's learning puts them in the index; target the same).
 
 ${searchTable}
 
@@ -191,6 +197,16 @@ catalog (bench/skills.ts), search text normalized at build time as \`build:packs
 ${skills?.search ?? ""}
 
 ${skills?.load ?? ""}
+
+## Cost of a session
+
+What a session costs the Durable Objects bill, measured in-object with the counters behind the
+\`trove-rows-read\` / \`trove-rows-written\` headers, priced at Cloudflare's published prices
+(requests $${PRICES.requests}/M, rows read $${PRICES.rowsRead}/M, rows written $${PRICES.rowsWritten}/M; storage
+$0.20/GB-month and duration come on top). "$ per million" is what a million of each costs. The session
+then stores ${((cost?.bytes ?? 0) / 1024).toFixed(0)} KiB; its expiry is one \`deleteAll()\`.
+
+${cost?.table ?? ""}
 
 ## HTTP through wrangler dev
 

@@ -17,7 +17,7 @@ import { bundleInfo, VERSION } from "./info";
 import { inspectPage } from "./inspect";
 import { invoke as runOperation } from "./invoke";
 import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
-import { learningRoutes } from "./learning-routes";
+import { TENANT_ROUTES, tenantRoutes } from "./learning-routes";
 import { handleMcp } from "./mcp";
 import { openApiDocument } from "./openapi";
 import { checkOrigin } from "./origin";
@@ -70,7 +70,13 @@ export function createApp(): Hono<AppEnv> {
   app.use("/v1/sessions/*", authenticate);
   app.use("/v1/learning", authenticate);
   app.use("/v1/learning/*", authenticate);
-  app.route("/", learningRoutes());
+  app.route("/", tenantRoutes());
+  for (const path of new Set(TENANT_ROUTES.map((r) => r.path))) {
+    const allow = TENANT_ROUTES.filter((r) => r.path === path).map((r) => r.method);
+    app.all(path.replace("{name}", ":name"), (c) =>
+      methodNotAllowed(c, allow, `${path} answers ${allow.join(", ")}`),
+    );
+  }
   app.use(
     "/v1/sessions/*",
     bodyLimit({

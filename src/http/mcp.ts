@@ -18,7 +18,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { z } from "zod";
 import type { Env } from "../env";
 import { TroveError } from "../errors";
-import type { OpResult, SessionAddress } from "../ops/dispatch";
+import type { OpResult, SessionAddress, StorageCost } from "../ops/dispatch";
 import type { Operation } from "../ops/operation";
 import { OPERATIONS, OPERATIONS_BY_NAME } from "../ops/registry";
 import { skillGet, skillList } from "../ops/skill-ops";
@@ -216,7 +216,14 @@ function registerSkillResources(server: Server, kit: McpKit): void {
 
 // ── The server ───────────────────────────────────────────────────────────────────────────────────
 
-function createServer(env: Env, address: SessionAddress): Server {
+function createServer(env: Env, address: SessionAddress, cost: StorageCost): Server {
+  /** Runs an operation and adds what it cost the session's storage to the request's total. */
+  const run = async (op: Operation, args: unknown) => {
+    const result = await runForMcp(env, op, args, address);
+    cost.rows_read += result.cost?.rows_read ?? 0;
+    cost.rows_written += result.cost?.rows_written ?? 0;
+    return result;
+  };
   const server = new Server(
     { name: "trove", title: "Trove", version: VERSION },
     {
@@ -235,10 +242,10 @@ function createServer(env: Env, address: SessionAddress): Server {
     const op = OPERATIONS_BY_NAME.get(name);
     // An unknown tool is a protocol error (MCP 2025-11-25, server/tools "Error Handling").
     if (!op) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
-    return toolResult(await runForMcp(env, op, args ?? {}, address));
+    return toolResult(await run(op, args ?? {}));
   });
   const kit: McpKit = {
-    run: (op, args) => runForMcp(env, op, args, address),
+    run,
     error: (code, message, data) => new RpcError(code, message, data),
   };
   registerSkillResources(server, kit);
@@ -295,7 +302,8 @@ export async function handleMcp(
   maxBodyBytes: number,
 ): Promise<Response> {
   if (request.method !== "POST") return methodNotAllowed();
-  const server = createServer(env, address);
+  const cost: StorageCost = { rows_read: 0, rows_written: 0 };
+  const server = createServer(env, address, cost);
   answerBadParamsAsInvalid(server);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -304,7 +312,12 @@ export async function handleMcp(
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    const response = await transport.handleRequest(request);
+    // What the request's operations cost the session's storage, as on every REST answer.
+    const headers = new Headers(response.headers);
+    headers.set("trove-rows-read", String(cost.rows_read));
+    headers.set("trove-rows-written", String(cost.rows_written));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   } finally {
     // JSON responses are complete strings by now; nothing outlives the request.
     await server.close();

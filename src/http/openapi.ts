@@ -6,6 +6,7 @@ import { COMMON_ERRORS, type Operation } from "../ops/operation";
 import { OPERATIONS } from "../ops/registry";
 import { ID_PATTERN } from "../schemas";
 import { VERSION } from "./info";
+import { TENANT_ROUTES } from "./learning-routes";
 
 type Json = Record<string, unknown>;
 
@@ -45,9 +46,12 @@ const errorResponse = (description: string) => ({
  * The error responses of an operation: exactly the codes it declares plus those every operation
  * can answer, grouped by status, each status describing its codes.
  */
-function errorResponses(codes: readonly ErrorCode[]): Record<string, Json> {
+function errorResponses(
+  codes: readonly ErrorCode[],
+  common: readonly ErrorCode[] = COMMON_ERRORS,
+): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...COMMON_ERRORS, ...codes]) {
+  for (const code of [...common, ...codes]) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -157,6 +161,32 @@ export function openApiDocument(): Json {
       };
     }
   }
+  // The tenant's routes: no session in the path, the key's tenant.
+  for (const route of TENANT_ROUTES) {
+    schemas[`${route.name}_output`] = jsonSchema(route.output, "input");
+    const tool = route.path.includes("{name}")
+      ? [{ name: "name", in: "path", required: true, description: "A tool name", schema: { type: "string" } }]
+      : [];
+    paths[route.path] = {
+      ...(paths[route.path] ?? {}),
+      [route.method.toLowerCase()]: {
+        operationId: route.name,
+        summary: route.summary,
+        tags: ["learning"],
+        parameters: tool,
+        responses: {
+          "200": {
+            description: "OK",
+            content: {
+              "application/json": { schema: { $ref: `#/components/schemas/${route.name}_output` } },
+            },
+          },
+          // No session id, no body: a bad key, a bad tool name.
+          ...errorResponses(route.errors, ["unauthorized"]),
+        },
+      },
+    };
+  }
   paths["/v1/sessions/{sid}/mcp"] = {
     post: {
       operationId: "mcp",
@@ -194,6 +224,7 @@ export function openApiDocument(): Json {
       { name: "tools", description: "Catalog, search, visibility, activation, approvals, context" },
       { name: "skills", description: "Skills from the bundled packs" },
       { name: "packs", description: "Capability packs" },
+      { name: "learning", description: "What the tenant's sessions taught its ranking" },
       { name: "mcp", description: "Model Context Protocol endpoint" },
       { name: "service", description: "Health" },
     ],

@@ -1,8 +1,10 @@
 // Learning from use (issue 15): a tool used after a search teaches the tenant's ranking, every new
 // session of the tenant ranks with it, no other tenant is touched, and operators can read and
 // forget what was learned. Real worker, real session and learning objects, real HTTP.
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, KEY_B, newSid, op } from "../support/http";
+import { Trove, TroveApiError } from "../../packages/client/src/index";
+import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
 
 /** Two tools that both match "customer"; cold, the shorter name wins the tie. */
 function catalog() {
@@ -153,8 +155,28 @@ describe("learning from use", () => {
     expect(await merged()).toBe(now);
   });
 
+  it("is reachable from the typed client's tenant methods", async () => {
+    const trove = new Trove({
+      baseUrl: "https://trove.test",
+      apiKey: KEY_A,
+      fetch: (url, init) => SELF.fetch(url, init),
+    });
+    const { refund, tools } = catalog();
+    const before = (await trove.tenant.learning_get()).merged;
+    await teach(tools, "customer wants a refund", refund);
+    await mergedAbove(before);
+    expect((await trove.tenant.learning_tool_get({ name: refund })).text).toBe("customer wants a refund");
+    expect(await trove.tenant.learning_tool_forget({ name: refund })).toEqual({ forgotten_pairs: 1 });
+    const error = await trove.tenant.learning_tool_get({ name: "bad name" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TroveApiError);
+    expect(error).toMatchObject({ status: 400, code: "invalid_input", details: { field: "name" } });
+  });
+
   it("answers only with a key, and names a bad tool name", async () => {
     expect((await call("GET", "/v1/learning", undefined, null)).status).toBe(401);
+    const post = await call("POST", "/v1/learning", {});
+    expect(post.status).toBe(405);
+    expect(post.json.error.details.allow).toEqual(["GET", "DELETE"]);
     const bad = await call("GET", "/v1/learning/tools/bad%20name");
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: "invalid_input", details: { field: "name" } });

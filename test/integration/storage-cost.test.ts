@@ -45,6 +45,27 @@ describe("storage cost headers", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("are sent by the MCP endpoint too, summed over the request's operations", async () => {
+    const sid = newSid();
+    const mcp = (method: string, params: unknown) =>
+      SELF.fetch(`https://trove.test/v1/sessions/${sid}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${KEY_A}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
+    const sync = await mcp("tools/call", { name: "catalog_sync", arguments: { tools: tools(5) } });
+    expect(sync.status).toBe(200);
+    expect(((await sync.json()) as { result: { isError?: boolean } }).result.isError).toBeUndefined();
+    expect(Number(sync.headers.get("trove-rows-written"))).toBeGreaterThanOrEqual(5);
+    const list = await mcp("tools/list", {});
+    await list.arrayBuffer();
+    expect(list.headers.get("trove-rows-written")).toBe("0");
+  });
+
   it("GET /v1/sessions/{sid} reports the bytes the session stores, growing with its catalog", async () => {
     const sid = newSid();
     await post(sid, "catalog_sync", { tools: tools(1) });

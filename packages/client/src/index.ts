@@ -2,9 +2,22 @@
 // of a session, typed with the operation's input and output; the types are generated from the
 // registry (./operations.ts, by scripts/build-client.ts), so nothing here is written per operation.
 // Only `fetch`: Node ≥ 20, browsers, Workers and Deno alike, and no dependencies.
-import type { OperationName, Operations, SessionMethods, TroveErrorCode } from "./operations.js";
+import {
+  type OperationName,
+  type Operations,
+  type SessionMethods,
+  TENANT_ROUTES,
+  type TenantMethods,
+  type TroveErrorCode,
+} from "./operations.js";
 
-export type { OperationName, Operations, SessionMethods, TroveErrorCode } from "./operations.js";
+export type {
+  OperationName,
+  Operations,
+  SessionMethods,
+  TenantMethods,
+  TroveErrorCode,
+} from "./operations.js";
 export { OPERATION_NAMES } from "./operations.js";
 
 /** What an operation accepts (fields with defaults may be omitted). */
@@ -114,6 +127,19 @@ export class Trove {
     // Called through globalThis at call time: an unbound fetch throws in Workers and browsers.
     this.#fetch = options.fetch ?? ((url, init) => runtime.fetch(url, init));
   }
+
+  /**
+   * The tenant's own routes (no session): what its sessions taught the ranking, and forgetting it.
+   *
+   * @example const { merged } = await trove.tenant.learning_get();
+   */
+  readonly tenant: TenantMethods = Object.fromEntries(
+    Object.entries(TENANT_ROUTES).map(([name, route]) => [
+      name,
+      (params?: { name: string }) =>
+        this.#request(route.method, route.path.replace("{name}", encodeURIComponent(params?.name ?? ""))),
+    ]),
+  ) as unknown as TenantMethods;
 
   /** The deployment's version, bundle hash and pack counts (no key needed). */
   health(): Promise<Health> {

@@ -1426,6 +1426,61 @@ export interface PackEnableToolsOutput {
   }[];
 }
 
+export interface LearningGetOutput {
+  /**
+   * (query → tool) pairs held, after caps, redaction and expiry
+   */
+  pairs: number;
+  /**
+   * Pairs merged so far (poll it to wait for a session's pairs)
+   */
+  merged: number;
+  /**
+   * Tools with learned text
+   */
+  tools: number;
+  /**
+   * Sessions that contributed
+   */
+  sessions: number;
+  /**
+   * Increases with every merge that changed a tool's text
+   */
+  version: number;
+  /**
+   * When pairs were last merged (ISO 8601)
+   */
+  last_merge_at: string | null;
+}
+
+export interface LearningForgetOutput {
+  forgotten_pairs: number;
+}
+
+export interface LearningToolGetOutput {
+  tool: string;
+  /**
+   * What sessions index for the tool (empty when nothing was learned)
+   */
+  text: string;
+  queries: {
+    /**
+     * As stored: personal data redacted
+     */
+    query: string;
+    /**
+     * Evidence, decayed with a 30-day half-life
+     */
+    weight: number;
+    sessions: number;
+    last_at: string;
+  }[];
+}
+
+export interface LearningToolForgetOutput {
+  forgotten_pairs: number;
+}
+
 /** Every operation's name, in the registry's order. */
 export const OPERATION_NAMES = [
   "session_get",
@@ -1714,6 +1769,42 @@ export interface SessionMethods {
    * await session.pack_enable_tools({ pack_id: "incident" });
    */
   pack_enable_tools(input: PackEnableToolsInput): Promise<PackEnableToolsOutput>;
+}
+
+/** The tenant's routes (no session in the path): method and path of each. */
+export const TENANT_ROUTES = {
+  learning_get: { method: "GET", path: "/v1/learning" },
+  learning_forget: { method: "DELETE", path: "/v1/learning" },
+  learning_tool_get: { method: "GET", path: "/v1/learning/tools/{name}" },
+  learning_tool_forget: { method: "DELETE", path: "/v1/learning/tools/{name}" },
+} as const;
+
+/** The tenant's methods: what its sessions taught the ranking, and forgetting it. */
+export interface TenantMethods {
+  /**
+   * What the tenant's sessions taught its ranking: pairs, tools with learned text, last merge.
+   *
+   * `GET /v1/learning`.
+   */
+  learning_get(): Promise<LearningGetOutput>;
+  /**
+   * Forget everything the tenant learned.
+   *
+   * `DELETE /v1/learning`.
+   */
+  learning_forget(): Promise<LearningForgetOutput>;
+  /**
+   * What was learned for one tool: its learned text and the queries behind it.
+   *
+   * `GET /v1/learning/tools/{name}`.
+   */
+  learning_tool_get(params: { name: string }): Promise<LearningToolGetOutput>;
+  /**
+   * Forget what was learned for one tool.
+   *
+   * `DELETE /v1/learning/tools/{name}`.
+   */
+  learning_tool_forget(params: { name: string }): Promise<LearningToolForgetOutput>;
 }
 
 /** Every error code Trove answers (`details.field` names the input at fault, where there is one). */
