@@ -4,7 +4,7 @@
 // Objects prices.
 import { benchCatalog } from "./catalogs";
 import { type startBench, table } from "./harness";
-import { minimalArgs } from "./learning-replay";
+import { argsFor, type CatalogTool } from "./load-mix";
 
 type Bench = Awaited<ReturnType<typeof startBench>>;
 
@@ -49,8 +49,9 @@ export async function costModel(bench: Bench): Promise<{ table: string; bytes: n
     const found = (search.result as { ok: true; value: { tools: { name: string }[] } }).value.tools[0]?.name;
     const tool = catalog.find((c) => c.name === found);
     if (tool) {
-      const args = minimalArgs(tool.input_schema as Parameters<typeof minimalArgs>[0]);
-      turns.push(await session.timeOnce("tool_resolve", { name: tool.name, args }));
+      turns.push(
+        await session.timeOnce("tool_resolve", { name: tool.name, args: argsFor(tool as CatalogTool) }),
+      );
     }
     turns.push(await session.timeOnce("context", { format: "anthropic" }));
   }

@@ -50,38 +50,3 @@ export async function startReplay(): Promise<Replay> {
     dispose: () => mf.dispose(),
   };
 }
-
-type Schema = {
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  enum?: unknown[];
-  items?: Schema;
-  minItems?: number;
-};
-
-/** The smallest arguments a JSON Schema accepts (required fields only), for a replayed call. */
-export function minimalArgs(schema: Schema | undefined): Record<string, unknown> {
-  const value = (s: Schema): unknown => {
-    if (s.enum && s.enum.length > 0) return s.enum[0];
-    const type = Array.isArray(s.type) ? s.type[0] : s.type;
-    switch (type) {
-      case "string":
-        return "x";
-      case "integer":
-      case "number":
-        return 1;
-      case "boolean":
-        return true;
-      case "array":
-        return s.items && s.minItems ? [value(s.items)] : [];
-      case "object":
-        return minimalArgs(s);
-      default:
-        return "x";
-    }
-  };
-  const out: Record<string, unknown> = {};
-  for (const name of schema?.required ?? []) out[name] = value(schema?.properties?.[name] ?? {});
-  return out;
-}

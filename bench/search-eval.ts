@@ -6,7 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { RELEVANCE_CURVE } from "../src/search/scoring";
 import { startBench, table } from "./harness";
-import { minimalArgs, startReplay } from "./learning-replay";
+import { startReplay } from "./learning-replay";
+import { argsFor, type CatalogTool } from "./load-mix";
 
 interface EvalQuery {
   query: string;
@@ -164,8 +165,7 @@ async function learningEvaluation(history: readonly EvalQuery[], test: readonly 
   const HISTORY_SESSIONS = 4;
   const replay = await startReplay();
   try {
-    const tools = catalog as { name: string; input_schema?: Parameters<typeof minimalArgs>[0] }[];
-    const schemas = new Map(tools.map((t) => [t.name, t.input_schema]));
+    const byName = new Map((catalog as CatalogTool[]).map((t) => [t.name, t]));
     for (let i = 0; i < HISTORY_SESSIONS; i++) {
       await replay.op("learned", `history-${i}`, "catalog_sync", { tools: catalog });
     }
@@ -175,7 +175,8 @@ async function learningEvaluation(history: readonly EvalQuery[], test: readonly 
       const out = await replay.op<SearchOutput>("learned", sid, "tool_search", { query: q.query, limit: 10 });
       const used = out.tools.find((t) => q.expected.includes(t.name))?.name;
       if (!used) continue;
-      await replay.op("learned", sid, "tool_resolve", { name: used, args: minimalArgs(schemas.get(used)) });
+      const tool = byName.get(used);
+      await replay.op("learned", sid, "tool_resolve", { name: used, args: tool ? argsFor(tool) : {} });
       taught++;
     }
     // Sessions send what they learned after their responses: wait until the tenant has merged it.
