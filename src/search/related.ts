@@ -461,3 +461,50 @@ export const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map(
 export const OBJECT_STARTERS: ReadonlySet<string> = new Set(
   "a an the this that these those my our your his her their its some another".split(" "),
 );
+
+/**
+ * Phrasal verbs: a verb and its particle mean an action neither word says ("get rid of" → delete,
+ * "hand over" → assign, "push back" → reschedule). Each found in a query adds a concept of related
+ * terms, as a shape hint does.
+ */
+export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    "get rid": ["delete"],
+    "pull down": ["download", "get"],
+    "hand over": ["assign"],
+    "look over": ["review"],
+    "fire off": ["send"],
+    "send out": ["send"],
+    "write up": ["draft", "create"],
+    "set up": ["create", "configure"],
+    "shut down": ["stop", "delete"],
+    "spin up": ["create", "run"],
+    "tear down": ["delete"],
+    "roll back": ["rollback", "revert"],
+    "kick off": ["run", "start"],
+    "sign up": ["create", "register"],
+    "check out": ["checkout", "view"],
+    "back up": ["backup", "copy"],
+    "wake up": ["page", "incident"],
+    "put off": ["reschedule", "update"],
+    "push back": ["reschedule", "update"],
+    "move up": ["reschedule", "update"],
+    "bring up": ["get", "show"],
+    "pull up": ["get", "show"],
+    "look up": ["search", "get"],
+    "find out": ["search", "get"],
+    "fill in": ["fill", "input"],
+    "fill out": ["fill", "input"],
+    "turn off": ["disable", "stop"],
+    "turn on": ["enable", "start"],
+    "clean up": ["delete"],
+    "close out": ["close", "resolve", "transition"],
+    "sign off": ["approve"],
+    "say yes": ["accept", "respond"],
+    "say no": ["decline", "respond"],
+    "go back": ["back", "previous"],
+    "scale down": ["scale", "replicas"],
+    "scale up": ["scale", "replicas"],
+    "dig up": ["search", "find"],
+  }),
+);

@@ -1,6 +1,6 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
-import { OBJECT_STARTERS, QUERY_EXPANSIONS, SHAPE_HINTS, VERB_SENSES } from "./related";
+import { OBJECT_STARTERS, PHRASAL_VERBS, QUERY_EXPANSIONS, SHAPE_HINTS, VERB_SENSES } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -116,6 +116,14 @@ export function queryTermGroups(query: string): TermGroup[] {
   // belongs to that word's concept only (no double credit).
   const direct = new Set(groups.flatMap((g) => g.terms));
   for (const g of groups) g.related = g.related.filter((t) => !direct.has(t));
+  const all = words(query);
+  for (const [i, word] of all.entries()) {
+    const phrase = PHRASAL_VERBS.get(`${word} ${all[i + 1] ?? ""}`);
+    if (!phrase) continue;
+    const related = phrase.flatMap(canonical).filter((t) => !seen.has(t));
+    for (const t of related) seen.add(t);
+    if (related.length > 0) groups.push({ terms: [], related });
+  }
   for (const hint of SHAPE_HINTS) {
     if (!hint.pattern.test(query)) continue;
     const related = hint.related.flatMap(canonical).filter((t) => !seen.has(t));

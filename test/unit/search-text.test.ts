@@ -82,6 +82,18 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("profile a query")[0]?.terms).toEqual(["profil"]);
   });
 
+  it("reads a phrasal verb as the action it means: get rid of, hand over, push back", () => {
+    expect(queryTermGroups("get rid of the stale lock file")).toContainEqual({
+      terms: [],
+      related: ["delet"],
+    });
+    expect(queryTermGroups("hand PROJ-88 over to Mei")).not.toContainEqual({
+      terms: [],
+      related: ["assign"],
+    });
+    expect(queryTermGroups("hand over PROJ-88 to Mei")).toContainEqual({ terms: [], related: ["assign"] });
+  });
+
   it("lets the context of a mid-task request only stand in for its words", () => {
     const groups = queryTermGroups("now that the PR is merged, close out the ticket in jira");
     expect(groups.find((g) => g.related.includes("merg"))?.terms).toEqual([]);
