@@ -1,6 +1,7 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
-import { OBJECT_STARTERS, PHRASAL_VERBS, QUERY_EXPANSIONS, SHAPE_HINTS, VERB_SENSES } from "./related";
+import { OBJECT_STARTERS, PHRASAL_VERBS, VERB_SENSES } from "./phrasing";
+import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
