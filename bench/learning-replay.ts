@@ -25,6 +25,8 @@ export async function startReplay(): Promise<Replay> {
     durableObjects: {
       SESSIONS: { className: "SessionObject", useSQLite: true },
       LEARNING: { className: "LearningObject", useSQLite: true },
+      CATALOGS: { className: "CatalogObject", useSQLite: true },
+      CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
     },
     bindings: { TROVE_API_KEYS: `${KEYS.learned},${KEYS.control}` },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {

@@ -13,7 +13,7 @@ import { relative, resolve } from "node:path";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../src/errors";
-import { TENANT_ROUTES } from "../src/http/learning-routes";
+import { TENANT_ROUTES } from "../src/http/tenant-routes";
 import { type Operation, retrySafe } from "../src/ops/operation";
 import { OPERATIONS } from "../src/ops/registry";
 
@@ -96,6 +96,15 @@ function methodDoc(op: Operation): string {
   return ["  /**", ...lines.map((line) => (line === "" ? "   *" : `   * ${line}`)), "   */"].join("\n");
 }
 
+/** A tenant method's argument: the path's \`name\` and the body's fields, in one object. */
+function tenantArgument(route: (typeof TENANT_ROUTES)[number]): string {
+  const parts = [
+    ...(route.param ? ["{ name: string }"] : []),
+    ...(route.input ? [`${pascal(route.name)}Input`] : []),
+  ];
+  return parts.length === 0 ? "" : `input: ${parts.join(" & ")}`;
+}
+
 /** The generated module, formatted by Biome like the rest of the repository. */
 async function operationsSource(): Promise<string> {
   const ops = OPERATIONS as readonly Operation[];
@@ -105,6 +114,7 @@ async function operationsSource(): Promise<string> {
     declarations.push(await declaration(op.output, `${pascal(op.name)}Output`));
   }
   for (const route of TENANT_ROUTES) {
+    if (route.input) declarations.push(await declaration(route.input, `${pascal(route.name)}Input`));
     declarations.push(await declaration(route.output, `${pascal(route.name)}Output`));
   }
   const tenantDoc = (route: (typeof TENANT_ROUTES)[number]) =>
@@ -137,15 +147,15 @@ ${ops
   .join("\n")}
 }
 
-/** The tenant's routes (no session in the path): method and path of each. */
-export const TENANT_ROUTES = ${JSON.stringify(Object.fromEntries(TENANT_ROUTES.map((r) => [r.name, { method: r.method, path: r.path }])))} as const;
+/**
+ * The tenant's routes (no session in the path): method, path, and whether the rest of the
+ * method's argument (all but \`name\`, which goes in the path) is the JSON body.
+ */
+export const TENANT_ROUTES = ${JSON.stringify(Object.fromEntries(TENANT_ROUTES.map((r) => [r.name, { method: r.method, path: r.path, body: r.input !== undefined }])))} as const;
 
-/** The tenant's methods: what its sessions taught the ranking, and forgetting it. */
+/** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
 export interface TenantMethods {
-${TENANT_ROUTES.map(
-  (r) =>
-    `${tenantDoc(r)}\n  ${r.name}(${r.path.includes("{name}") ? "params: { name: string }" : ""}): Promise<${pascal(r.name)}Output>;`,
-).join("\n")}
+${TENANT_ROUTES.map((r) => `${tenantDoc(r)}\n  ${r.name}(${tenantArgument(r)}): Promise<${pascal(r.name)}Output>;`).join("\n")}
 }
 
 /** Every error code Trove answers (\`details.field\` names the input at fault, where there is one). */

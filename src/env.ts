@@ -1,12 +1,17 @@
 // Bindings the worker and the session object receive (see wrangler.toml and .dev.vars.example).
 import type { LearningRpc } from "./learning/learning-rpc";
 import type { SessionRpc } from "./ops/dispatch";
+import type { CatalogListRpc, CatalogRpc } from "./published/catalog-rpc";
 
 export interface Env {
   /** One object per `{tenant}/{sid}` (src/session-object.ts). */
   SESSIONS: DurableObjectNamespace<SessionRpc>;
   /** One object per tenant: what its sessions taught the ranking (src/learning-object.ts). */
   LEARNING: DurableObjectNamespace<LearningRpc>;
+  /** One object per `{tenant}/{name}`: a catalog the tenant published (src/catalog-object.ts). */
+  CATALOGS: DurableObjectNamespace<CatalogRpc>;
+  /** One object per tenant: the list of its published catalogs. */
+  CATALOG_LISTS: DurableObjectNamespace<CatalogListRpc>;
   /** Comma-separated `tenant:key` pairs; a secret in production, `.dev.vars` locally. */
   TROVE_API_KEYS?: string;
   /** Comma-separated origins (besides the worker's own) whose pages may call the MCP endpoint. */

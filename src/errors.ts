@@ -52,6 +52,12 @@ export const ERROR_CODES = {
   approval_already_decided: { status: 409, meaning: "The approval was already approved or denied" },
   approval_used: { status: 409, meaning: "The approval was already used for a call" },
   pack_not_attached: { status: 409, meaning: "The pack must be attached first" },
+  unknown_catalog: { status: 404, meaning: "No published catalog of that name (the tenant's)" },
+  catalog_deleted: {
+    status: 409,
+    meaning:
+      "The published catalog this session uses was deleted: publish it again, or configure the session without it",
+  },
   unsupported_file: { status: 415, meaning: "The file is binary or too large, so its text was not bundled" },
   invalid_arguments: { status: 422, meaning: "The call's arguments fail the tool's input_schema" },
   invalid_pack_tools: { status: 422, meaning: "A pack's or skill's tools fail the catalog's record schema" },

@@ -9,6 +9,12 @@ export const TENANT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const Id = z.string().regex(ID_PATTERN, `must match ${ID_PATTERN.source}`);
 
+/** Names of published catalogs (`PUT /v1/catalogs/{name}`, a session's `catalog`). */
+export const CATALOG_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+export const CatalogName = z
+  .string()
+  .regex(CATALOG_NAME_PATTERN, `must match ${CATALOG_NAME_PATTERN.source}`);
+
 /** How tool_search and skill_search read a query (RFC v0.3 §1.5). */
 export const SearchType = z.enum(["fts", "regex", "exact"]);
 export type SearchType = z.infer<typeof SearchType>;

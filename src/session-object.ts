@@ -18,14 +18,18 @@ import type { OpContext } from "./ops/operation";
 import { OPERATIONS, OPERATIONS_BY_NAME } from "./ops/registry";
 import { AttachmentStore } from "./packs/attachments";
 import type { Bundle } from "./packs/bundle";
+import type { CatalogRpc } from "./published/catalog-rpc";
+import { type CatalogStep, SessionCatalog } from "./published/session-catalog";
 import { Lifetime } from "./session/lifetime";
 import { loadPacks } from "./skills/pack-upsert";
 import { SkillStore, skillPolicy } from "./skills/skill-store";
-import { ConfigStore } from "./state/config";
+import { ConfigStore, type SessionConfig } from "./state/config";
 import { EventLog, type EventType } from "./state/events";
+import { withTimeout } from "./timeout";
 import { ActivationStore } from "./tools/activation";
 import { ApprovalStore } from "./tools/approvals";
 import { CatalogStore } from "./tools/catalog-store";
+import { visibilityFor } from "./tools/policy";
 
 export class SessionObject extends DurableObject<Env> implements SessionRpc {
   readonly sql: Sql;
@@ -37,6 +41,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   readonly skills: SkillStore;
   readonly attachments: AttachmentStore;
   readonly learning: SessionLearning;
+  readonly published: SessionCatalog;
   /** The packs compiled into this build; tests may point a session at another bundle. */
   bundle: Bundle = BUNDLE;
   /** The bundle/tenant/project combination whose packs are loaded, once checked. */
@@ -61,6 +66,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.skills = new SkillStore(this.sql);
     this.attachments = new AttachmentStore(this.sql);
     this.learning = new SessionLearning(this.sql, this.events);
+    this.published = new SessionCatalog(this.sql);
     this.#lifetime = new Lifetime({
       sql: this.sql,
       transaction: (fn) => ctx.storage.transactionSync(fn),
@@ -102,8 +108,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       }
       const ctx = this.context(address, now);
       this.ensurePacks(ctx);
+      const step = await this.published.plan(wantedCatalog(name, input, this.config.get()), now, (catalog) =>
+        this.catalogStub(catalog),
+      );
       if (op.ranksTools) await this.refreshLearned(now);
-      const value = this.ctx.storage.transactionSync(() => op.handler(ctx, input));
+      const value = this.ctx.storage.transactionSync(() => {
+        this.applyCatalog(step, name, ctx);
+        return op.handler(ctx, input);
+      });
       this.events.commit();
       if (this.#eraseRequested) await this.erase();
       else await this.#lifetime.extend(now);
@@ -111,6 +123,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     } catch (err) {
       // Deferred events the failed transaction had written are written again later.
       this.events.rollback();
+      // What the failed transaction wrote to the catalog is gone: read it again.
+      this.catalog.invalidate();
+      this.published.reset();
       if (!(err instanceof TroveError)) {
         console.error(
           JSON.stringify({
@@ -134,6 +149,29 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.scheduleEventFlush();
       this.scheduleLearningSend();
     }
+  }
+
+  /**
+   * Brings the session's copy of its published catalog to the planned step, inside the request's
+   * transaction (a failing request leaves the copy as it was).
+   */
+  private applyCatalog(step: CatalogStep, op: string, ctx: OpContext): void {
+    const applied = this.published.apply(step, this.catalog, visibilityFor(this.config.get()), {
+      configuring: op === "session_configure",
+      exempt: CATALOG_EXEMPT.has(op),
+    });
+    if (!applied) return;
+    if (applied.added > 0) this.learning.catalogChanged();
+    if (applied.added + applied.updated + applied.removed > 0) {
+      const { skipped, ...counts } = applied;
+      ctx.events.record("catalog_synced", { ...counts, skipped: skipped.length, mode: "published" }, ctx.now);
+    }
+  }
+
+  /** The object of the tenant's published catalog `name`, or null when none is bound. */
+  private catalogStub(name: string): DurableObjectStub<CatalogRpc> | null {
+    const ns = this.env.CATALOGS;
+    return ns && this.#address.tenant ? ns.get(ns.idFromName(`${this.#address.tenant}/${name}`)) : null;
   }
 
   /** The tenant's learning object, or null when this deployment has none bound. */
@@ -274,6 +312,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       now,
       operations: OPERATIONS,
       storedBytes: () => this.ctx.storage.sql.databaseSize,
+      published: () => this.published.held(),
       learning: {
         observeUse: (tool, at) => {
           if (this.config.get().learning.enabled && this.env.LEARNING) this.learning.observeUse(tool, at);
@@ -318,6 +357,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.config.reset();
     this.catalog.invalidate();
     this.learning.reset();
+    this.published.reset();
     this.#outbox = null;
     this.#ready = false;
   }
@@ -333,12 +373,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 /** How long a search waits for the tenant's learned texts before ranking with what it has. */
 const LEARNING_WAIT_MS = 250;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+/** Operations that still answer when the session's published catalog was deleted: read or fix it. */
+const CATALOG_EXEMPT = new Set(["session_get", "session_configure", "session_delete"]);
+
+/** The published catalog the request wants: the new config's for session_configure, else the session's. */
+function wantedCatalog(op: string, input: unknown, config: SessionConfig): string | null {
+  return op === "session_configure" ? (input as SessionConfig).catalog : config.catalog;
 }
 
 function failure(err: TroveError): OpResult {

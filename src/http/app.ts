@@ -11,16 +11,16 @@ import type { Operation } from "../ops/operation";
 import { OPERATIONS, OPERATIONS_BY_NAME } from "../ops/registry";
 import { ID_PATTERN } from "../schemas";
 import { authorize } from "./auth";
+import { readInput } from "./body";
 import { docsPage } from "./docs-page";
 import { errorResponse, onError } from "./errors";
 import { bundleInfo, VERSION } from "./info";
 import { inspectPage } from "./inspect";
 import { invoke as runOperation } from "./invoke";
-import { MAX_JSON_DEPTH, tooDeepPath } from "./json-depth";
-import { TENANT_ROUTES, tenantRoutes } from "./learning-routes";
 import { handleMcp } from "./mcp";
 import { openApiDocument } from "./openapi";
 import { checkOrigin } from "./origin";
+import { TENANT_ROUTES, tenantRoutes } from "./tenant-routes";
 
 type AppEnv = { Bindings: Env; Variables: { tenant: string } };
 
@@ -68,17 +68,12 @@ export function createApp(): Hono<AppEnv> {
     await next();
   };
   app.use("/v1/sessions/*", authenticate);
-  app.use("/v1/learning", authenticate);
-  app.use("/v1/learning/*", authenticate);
-  app.route("/", tenantRoutes());
-  for (const path of new Set(TENANT_ROUTES.map((r) => r.path))) {
-    const allow = TENANT_ROUTES.filter((r) => r.path === path).map((r) => r.method);
-    app.all(path.replace("{name}", ":name"), (c) =>
-      methodNotAllowed(c, allow, `${path} answers ${allow.join(", ")}`),
-    );
+  for (const base of ["/v1/learning", "/v1/catalogs"]) {
+    app.use(base, authenticate);
+    app.use(`${base}/*`, authenticate);
   }
   app.use(
-    "/v1/sessions/*",
+    "/v1/*",
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
@@ -90,6 +85,13 @@ export function createApp(): Hono<AppEnv> {
     }),
   );
 
+  app.route("/", tenantRoutes());
+  for (const path of new Set(TENANT_ROUTES.map((r) => r.path))) {
+    const allow = TENANT_ROUTES.filter((r) => r.path === path).map((r) => r.method);
+    app.all(path.replace("{name}", ":name"), (c) =>
+      methodNotAllowed(c, allow, `${path} answers ${allow.join(", ")}`),
+    );
+  }
   // MCP over Streamable HTTP, bound to the session in the URL (docs/mcp.md).
   app.all("/v1/sessions/:sid/mcp", (c) =>
     handleMcp(
@@ -254,30 +256,6 @@ function sessionId(sid: string): string {
     });
   }
   return sid;
-}
-
-/** The request's JSON, or undefined when the body is empty (no bytes, or only whitespace). */
-async function readInput(request: Request): Promise<unknown> {
-  // Decoded by hand: .text() warns about bodies not labelled as text, which clients often send.
-  const text = new TextDecoder().decode(await request.arrayBuffer());
-  if (text.trim() === "") return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (err) {
-    throw new TroveError("invalid_json", 400, "request body is not valid JSON", {
-      field: "body",
-      reason: err instanceof Error ? err.message : String(err),
-    });
-  }
-  const deep = tooDeepPath(body);
-  if (deep !== null) {
-    throw new TroveError("too_deep", 400, `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, {
-      field: deep,
-      limit: MAX_JSON_DEPTH,
-    });
-  }
-  return body;
 }
 
 /**

@@ -1,15 +1,10 @@
-// The tenant's learning routes, beside the sessions': what the tenant's sessions taught its
-// ranking, per tool, and forgetting it (src/learning/). The tenant is the key's, as for sessions:
-// no route names another tenant. Declared once here; the app's routes, the OpenAPI document and the
-// typed client's `tenant` methods are derived from this list.
-import { type Context, Hono } from "hono";
+// The tenant's learning routes: what the tenant's sessions taught its ranking, per tool, and
+// forgetting it (src/learning/). Mounted, documented and typed with the other tenant routes
+// (./tenant-routes.ts).
 import { z } from "zod";
 import type { Env } from "../env";
-import { type ErrorCode, TroveError } from "../errors";
-import type { LearningRpc } from "../learning/learning-rpc";
 import { TOOL_NAME } from "../tools/tool-record";
-
-type AppEnv = { Bindings: Env; Variables: { tenant: string } };
+import type { TenantRoute } from "./tenant-route";
 
 const LearningState = z.object({
   pairs: z.number().int().describe("(query → tool) pairs held, after caps, redaction and expiry"),
@@ -35,79 +30,53 @@ const LearnedTool = z.object({
 
 const Forgotten = z.object({ forgotten_pairs: z.number().int() });
 
-/** One route of the tenant, declared once. */
-export interface TenantRoute {
-  /** The client's method name. */
-  name: string;
-  method: "GET" | "DELETE";
-  /** OpenAPI form: `{name}` is a tool name. */
-  path: string;
-  summary: string;
-  output: z.ZodType;
-  /** Beyond a bad key. */
-  errors: readonly ErrorCode[];
-  /** Answers with the output's value. */
-  handle(stub: DurableObjectStub<LearningRpc>, params: { name: string }): Promise<unknown>;
-}
+const TOOL_PARAM = { description: "A tool name", pattern: TOOL_NAME, what: "a tool name" };
 
-export const TENANT_ROUTES: readonly TenantRoute[] = [
+/** The tenant's learning object. */
+const learning = (env: Env, tenant: string) => env.LEARNING.get(env.LEARNING.idFromName(tenant));
+
+export const LEARNING_ROUTES: readonly TenantRoute[] = [
   {
     name: "learning_get",
     method: "GET",
+    tag: "learning",
     path: "/v1/learning",
     summary: "What the tenant's sessions taught its ranking: pairs, tools with learned text, last merge",
     output: LearningState,
     errors: [],
-    handle: (stub) => stub.state(),
+    handle: ({ env, tenant }) => learning(env, tenant).state(),
   },
   {
     name: "learning_forget",
     method: "DELETE",
+    tag: "learning",
     path: "/v1/learning",
     summary: "Forget everything the tenant learned",
     output: Forgotten,
     errors: [],
-    handle: async (stub) => ({ forgotten_pairs: await stub.forget(null) }),
+    handle: async ({ env, tenant }) => ({ forgotten_pairs: await learning(env, tenant).forget(null) }),
   },
   {
     name: "learning_tool_get",
     method: "GET",
+    tag: "learning",
     path: "/v1/learning/tools/{name}",
     summary: "What was learned for one tool: its learned text and the queries behind it",
     output: LearnedTool,
+    param: TOOL_PARAM,
     errors: ["invalid_input"],
-    handle: async (stub, { name }) => (await stub.tool(name)) ?? { tool: name, text: "", queries: [] },
+    handle: async ({ env, tenant, name }) =>
+      (await learning(env, tenant).tool(name)) ?? { tool: name, text: "", queries: [] },
   },
   {
     name: "learning_tool_forget",
     method: "DELETE",
+    tag: "learning",
     path: "/v1/learning/tools/{name}",
     summary: "Forget what was learned for one tool",
     output: Forgotten,
+    param: TOOL_PARAM,
     errors: ["invalid_input"],
-    handle: async (stub, { name }) => ({ forgotten_pairs: await stub.forget(name) }),
+    handle: async ({ env, tenant, name }) => ({ forgotten_pairs: await learning(env, tenant).forget(name) }),
   },
 ];
-
-/** The tool name in the path, checked like a catalog tool's. */
-function toolName(c: Context<AppEnv>): string {
-  const name = c.req.param("name") ?? "";
-  if (!TOOL_NAME.test(name)) {
-    throw new TroveError("invalid_input", 400, "name is not a tool name", { field: "name" });
-  }
-  return name;
-}
-
-/** The tenant routes, mounted by the app after authentication. */
-export function tenantRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  for (const route of TENANT_ROUTES) {
-    const hasName = route.path.includes("{name}");
-    app.on(route.method, route.path.replace("{name}", ":name"), async (c) => {
-      const ns = c.env.LEARNING;
-      const stub = ns.get(ns.idFromName(c.get("tenant")));
-      return c.json(await route.handle(stub, { name: hasName ? toolName(c) : "" }));
-    });
-  }
-  return app;
-}

@@ -6,7 +6,7 @@ import { COMMON_ERRORS, type Operation } from "../ops/operation";
 import { OPERATIONS } from "../ops/registry";
 import { ID_PATTERN } from "../schemas";
 import { VERSION } from "./info";
-import { TENANT_ROUTES } from "./learning-routes";
+import { TENANT_ROUTES } from "./tenant-routes";
 
 type Json = Record<string, unknown>;
 
@@ -164,16 +164,35 @@ export function openApiDocument(): Json {
   // The tenant's routes: no session in the path, the key's tenant.
   for (const route of TENANT_ROUTES) {
     schemas[`${route.name}_output`] = jsonSchema(route.output, "input");
-    const tool = route.path.includes("{name}")
-      ? [{ name: "name", in: "path", required: true, description: "A tool name", schema: { type: "string" } }]
+    if (route.input) schemas[`${route.name}_input`] = jsonSchema(route.input, "input");
+    const param = route.param
+      ? [
+          {
+            name: "name",
+            in: "path",
+            required: true,
+            description: route.param.description,
+            schema: { type: "string", pattern: route.param.pattern.source },
+          },
+        ]
       : [];
     paths[route.path] = {
       ...(paths[route.path] ?? {}),
       [route.method.toLowerCase()]: {
         operationId: route.name,
         summary: route.summary,
-        tags: ["learning"],
-        parameters: tool,
+        tags: [route.tag],
+        parameters: param,
+        ...(route.input
+          ? {
+              requestBody: {
+                required: true,
+                content: {
+                  "application/json": { schema: { $ref: `#/components/schemas/${route.name}_input` } },
+                },
+              },
+            }
+          : {}),
         responses: {
           "200": {
             description: "OK",
@@ -181,7 +200,7 @@ export function openApiDocument(): Json {
               "application/json": { schema: { $ref: `#/components/schemas/${route.name}_output` } },
             },
           },
-          // No session id, no body: a bad key, a bad tool name.
+          // No session id: a bad key, and what the route declares.
           ...errorResponses(route.errors, ["unauthorized"]),
         },
       },
@@ -225,6 +244,11 @@ export function openApiDocument(): Json {
       { name: "skills", description: "Skills from the bundled packs" },
       { name: "packs", description: "Capability packs" },
       { name: "learning", description: "What the tenant's sessions taught its ranking" },
+      {
+        name: "catalogs",
+        description:
+          "Tool catalogs the tenant publishes once for all its sessions (a session's config `catalog`)",
+      },
       { name: "mcp", description: "Model Context Protocol endpoint" },
       { name: "service", description: "Health" },
     ],

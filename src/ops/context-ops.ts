@@ -56,7 +56,7 @@ function contributors(visible: readonly Visible[], rendered: readonly unknown[])
       ? (["pack", source.slice(5)] as const)
       : source.startsWith("skill:")
         ? (["skill", source.slice(6)] as const)
-        : source === "agent" && tool.loading_mode === "deferred"
+        : (source === "agent" || source.startsWith("catalog:")) && tool.loading_mode === "deferred"
           ? (["activation", tool.name] as const)
           : [];
     if (!kind) return;
@@ -295,6 +295,7 @@ export const state = defineOp({
         tools: 0,
         deferred: 0,
         visible: 0,
+        published: null,
       },
       storage: { bytes: 147456 },
       visible: ["tool_search"],

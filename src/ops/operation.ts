@@ -7,6 +7,7 @@ import type { ErrorCode } from "../errors";
 import type { SessionLearning } from "../learning/session-learning";
 import type { AttachmentStore } from "../packs/attachments";
 import type { Bundle } from "../packs/bundle";
+import type { HeldCatalog } from "../published/session-catalog";
 import type { SkillStore } from "../skills/skill-store";
 import type { ConfigStore } from "../state/config";
 import type { EventLog } from "../state/events";
@@ -35,6 +36,8 @@ export interface OpContext {
   operations: readonly Operation[];
   /** Learning from use: what the model used after a search, and when the catalog changed. */
   learning: Pick<SessionLearning, "observeUse" | "catalogChanged">;
+  /** The published catalog whose tools the session holds, and its version (null: none). */
+  published(): HeldCatalog | null;
   /** Bytes the session's SQLite database takes (tables, indexes, free pages). */
   storedBytes(): number;
   /** Erases all of this session's storage once the operation's transaction has committed. */
@@ -127,6 +130,7 @@ export const COMMON_ERRORS = [
   "unauthorized",
   "body_too_large",
   "unavailable",
+  "catalog_deleted",
 ] as const satisfies readonly ErrorCode[];
 
 /** Whether a client may send the request again when it got no answer. */

@@ -14,6 +14,14 @@ export const SessionView = z.object({
     tools: z.number().int().describe("Tools the policy allows"),
     deferred: z.number().int().describe("Allowed tools hidden until found and activated"),
     visible: z.number().int().describe("Allowed tools loaded into every context"),
+    published: z
+      .object({
+        name: z.string(),
+        version: z.number().int().describe("The catalog's version the session's copy is at"),
+        fingerprint: z.string().describe("The published catalog's fingerprint at that version"),
+      })
+      .nullable()
+      .describe("The published catalog (config `catalog`) whose tools the session holds"),
   }),
   storage: z.object({
     bytes: z
@@ -33,9 +41,15 @@ export function sessionView(ctx: OpContext): z.input<typeof SessionView> {
       tools: counts.tools,
       deferred: counts.deferred,
       visible: counts.always,
+      published: publishedView(ctx),
     },
     storage: { bytes: ctx.storedBytes() },
   };
+}
+
+function publishedView(ctx: OpContext) {
+  const held = ctx.published();
+  return held && { name: held.name, version: held.version, fingerprint: held.fingerprint };
 }
 
 export const sessionGet = defineOp({
@@ -56,6 +70,7 @@ export const sessionGet = defineOp({
         tools: 0,
         deferred: 0,
         visible: 0,
+        published: null,
       },
       storage: { bytes: 147456 },
     },
@@ -72,7 +87,7 @@ export const sessionConfigure = defineOp({
   http: { method: "PUT", path: "" },
   input: SessionConfigInput,
   output: SessionView,
-  errors: ["invalid_pattern"],
+  errors: ["invalid_pattern", "unknown_catalog"],
   example: {
     input: { policy: { deny: ["github.delete_*"], approval: ["stripe.*"] } },
     output: {
@@ -82,6 +97,7 @@ export const sessionConfigure = defineOp({
         tools: 0,
         deferred: 0,
         visible: 0,
+        published: null,
       },
       storage: { bytes: 147456 },
     },

@@ -1,7 +1,7 @@
 // Session configuration: its schema with defaults, and where it is stored.
 import { z } from "zod";
 import type { Sql } from "../db/sql";
-import { Id } from "../schemas";
+import { CatalogName, Id } from "../schemas";
 import { LoadingMode } from "../tools/tool-record";
 
 export const Glob = z
@@ -32,6 +32,11 @@ export const SessionConfigInput = z.strictObject({
   project_id: Id.nullable()
     .default(null)
     .describe("Loads the packs scoped to this project of the tenant too"),
+  catalog: CatalogName.nullable()
+    .default(null)
+    .describe(
+      "A catalog the tenant published (PUT /v1/catalogs/{name}): its tools are the session's without uploading them",
+    ),
   activation_scope: z
     .enum(["session", "run"])
     .default("session")

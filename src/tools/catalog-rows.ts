@@ -11,8 +11,11 @@ import {
   type SideEffects,
 } from "./tool-record";
 
-/** Who put a tool in the catalog: the agent's catalog_sync, or a pack or skill that brings tools. */
-export type ToolSource = "agent" | `pack:${string}` | `skill:${string}`;
+/**
+ * Who put a tool in the catalog: the agent's catalog_sync, a catalog the tenant published (the
+ * session's `catalog`), or a pack or skill that brings tools.
+ */
+export type ToolSource = "agent" | `catalog:${string}` | `pack:${string}` | `skill:${string}`;
 
 /** A trove_tools row as sync writes it, one field per column (the bulk upsert reads them by name). */
 export interface ToolRow extends ToolSearchFields {

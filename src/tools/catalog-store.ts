@@ -1,6 +1,7 @@
 // The session's tool catalog in SQLite: incremental sync by record hash, visibility, counts.
+import { z } from "zod";
 import { jsonChunks, type Sql } from "../db/sql";
-import { TroveError } from "../errors";
+import { TroveError, validationError } from "../errors";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
 import {
@@ -16,6 +17,7 @@ import {
   hashTool,
   type LoadingMode,
   MAX_TOOLS,
+  type NormalizedTool,
   normalizeTool,
   type SideEffects,
   type ToolRecordInput,
@@ -31,6 +33,15 @@ export interface SyncResult {
 }
 
 const AGENT: ToolSource = "agent";
+
+/** A record of a published catalog: canonical JSON of the normalized record and its sha256. */
+export interface PublishedRecord {
+  json: string;
+  hash: string;
+}
+
+/** The source of a published catalog's tools in a session. */
+export type PublishedSource = `catalog:${string}`;
 
 /** A sync by a pack or skill: names the agent's catalog already holds stay the agent's. */
 export interface SourceSyncResult extends SyncResult {
@@ -120,6 +131,7 @@ export class CatalogStore {
    */
   sync(inputs: readonly ToolRecordInput[], mode: "replace" | "merge", visibility: Visibility): SyncResult {
     assertNotReserved(inputs, this.reserved);
+    this.assertNotPublished(inputs);
     // Agents resend the same catalog every turn: when this request is byte-for-byte the previous
     // sync, nothing can have changed since (every write clears #lastSync), so skip per-record work.
     const digest = `${mode}:${sha256Hex(JSON.stringify(inputs))}`;
@@ -147,6 +159,66 @@ export class CatalogStore {
     return { ...this.syncRecords(own, "replace", visibility, source), skipped };
   }
 
+  /**
+   * Brings the tools of a published catalog to `changes` (src/published/): `full` makes them exactly
+   * `changes.tools`, else its tools are upserted and `removed` removed. Records arrive normalized and
+   * hashed by the catalog's object; only those whose hash differs are written (and re-indexed). A
+   * name the agent's catalog or a pack already holds stays theirs and is skipped.
+   */
+  syncPublished(
+    source: PublishedSource,
+    changes: { full: boolean; tools: readonly PublishedRecord[]; removed: readonly string[] },
+    visibility: Visibility,
+  ): SourceSyncResult {
+    const { existing, others } = splitBySource(this.hashes(), source);
+    const next = changes.full ? new Map<string, string>() : new Map(existing);
+    const plan: SyncPlan = {
+      next,
+      others,
+      rows: [],
+      removed: [],
+      added: 0,
+      updated: 0,
+      hashByRaw: new Map(),
+    };
+    const skipped: string[] = [];
+    for (const { json, hash } of changes.tools) {
+      const tool = JSON.parse(json) as NormalizedTool;
+      if (others.has(tool.name)) {
+        skipped.push(tool.name);
+        continue;
+      }
+      next.set(tool.name, hash);
+      const previous = existing.get(tool.name);
+      if (previous === hash) continue;
+      if (previous === undefined) plan.added++;
+      else plan.updated++;
+      plan.rows.push(toolRow(tool, json, hash, visibility));
+    }
+    for (const name of changes.removed) next.delete(name);
+    plan.removed = [...existing.keys()].filter((name) => !next.has(name));
+    return { ...this.applyPlan(plan, changes.tools.length - skipped.length, source), skipped };
+  }
+
+  /** The agent may not sync a name a published catalog of this session holds. */
+  private assertNotPublished(inputs: readonly ToolRecordInput[]): void {
+    const held = this.hashes();
+    const issues = inputs.flatMap((tool, i) => {
+      const source = held.get(tool.name)?.source;
+      return source?.startsWith("catalog:")
+        ? [
+            {
+              code: "custom" as const,
+              path: ["tools", i, "name"],
+              message: `"${tool.name}" is a tool of the published catalog "${source.slice(8)}" this session uses`,
+              input: tool.name,
+            },
+          ]
+        : [];
+    });
+    if (issues.length > 0) throw validationError(new z.ZodError(issues));
+  }
+
   /** Names of the tools a source brought (allowed or not). */
   namesOf(source: string): string[] {
     return [...this.hashes()].filter(([, held]) => held.source === source).map(([name]) => name);
@@ -161,6 +233,11 @@ export class CatalogStore {
     const plan = this.planSync(inputs, mode, visibility, source);
     // The raw → hash map serves the agent's catalog, which is re-sent every turn.
     if (source === AGENT) this.#hashByRaw = plan.hashByRaw;
+    return this.applyPlan(plan, inputs.length, source);
+  }
+
+  /** Writes a plan unless the catalog would exceed MAX_TOOLS; `received` records were compared. */
+  private applyPlan(plan: SyncPlan, received: number, source: ToolSource): SyncResult {
     const present = [...plan.others.keys(), ...plan.next.keys()];
     if (present.length > MAX_TOOLS) {
       throw new TroveError("catalog_too_large", 400, `a session holds at most ${MAX_TOOLS} tools`, {
@@ -170,7 +247,7 @@ export class CatalogStore {
       });
     }
     const { added, updated, removed, next } = plan;
-    const unchanged = inputs.length - added - updated;
+    const unchanged = received - added - updated;
     if (plan.rows.length === 0 && removed.length === 0) {
       return { fingerprint: this.fingerprint(), added, updated, removed: 0, unchanged, total: next.size };
     }

@@ -59,7 +59,13 @@ describe("catalog_sync output", () => {
       total: 3,
     });
     const view = await session(sid);
-    expect(view.catalog).toEqual({ fingerprint: res.json.fingerprint, tools: 3, deferred: 3, visible: 0 });
+    expect(view.catalog).toEqual({
+      fingerprint: res.json.fingerprint,
+      tools: 3,
+      deferred: 3,
+      visible: 0,
+      published: null,
+    });
   });
 
   it("reports an unchanged re-sync as all unchanged with the same fingerprint", async () => {
@@ -194,6 +200,7 @@ describe("replace and merge", () => {
       tools: 0,
       deferred: 0,
       visible: 0,
+      published: null,
     });
     expect(await names(sid, ".")).toEqual([]);
   });

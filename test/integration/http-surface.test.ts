@@ -8,6 +8,7 @@ import { EMPTY_FINGERPRINT } from "../support/fixtures";
 import { call, KEY_A, newSid, op } from "../support/http";
 
 const DEFAULT_CONFIG = {
+  catalog: null,
   project_id: null,
   activation_scope: "session",
   default_loading_mode: "deferred",
@@ -455,7 +456,7 @@ describe("the session resource", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       config: DEFAULT_CONFIG,
-      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0, published: null },
       storage: { bytes: expect.any(Number) },
     });
   });
@@ -478,6 +479,7 @@ describe("the session resource", () => {
   it("GET returns the stored config and catalog counts", async () => {
     const sid = newSid();
     const config = {
+      catalog: null,
       project_id: "p",
       activation_scope: "run",
       default_loading_mode: "deferred",
@@ -517,7 +519,7 @@ describe("the session resource", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       config,
-      catalog: { fingerprint: sync.json.fingerprint, tools: 4, deferred: 1, visible: 3 },
+      catalog: { fingerprint: sync.json.fingerprint, tools: 4, deferred: 1, visible: 3, published: null },
       storage: { bytes: expect.any(Number) },
     });
   });
@@ -527,7 +529,7 @@ describe("the session resource", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       config: DEFAULT_CONFIG,
-      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0, published: null },
       storage: { bytes: expect.any(Number) },
     });
   });
@@ -579,7 +581,7 @@ describe("the session resource", () => {
     expect(after.status).toBe(200);
     expect(after.json).toEqual({
       config: DEFAULT_CONFIG,
-      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0, published: null },
       storage: { bytes: expect.any(Number) },
     });
     const search = await op(sid, "tool_search", { query: "first" });

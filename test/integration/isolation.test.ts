@@ -25,7 +25,13 @@ describe("tenant isolation", () => {
     const { sid } = await seedA();
     const res = await call("GET", `/v1/sessions/${sid}`, undefined, KEY_B);
     expect(res.status).toBe(200);
-    expect(res.json.catalog).toEqual({ fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 });
+    expect(res.json.catalog).toEqual({
+      fingerprint: EMPTY_FINGERPRINT,
+      tools: 0,
+      deferred: 0,
+      visible: 0,
+      published: null,
+    });
     expect(res.json.config.project_id).toBeNull();
   });
 

@@ -227,7 +227,7 @@ describe("the idle alarm", () => {
     expect(view.status).toBe(200);
     expect(view.json).toEqual({
       config: DEFAULT_CONFIG,
-      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0 },
+      catalog: { fingerprint: EMPTY_FINGERPRINT, tools: 0, deferred: 0, visible: 0, published: null },
       storage: { bytes: expect.any(Number) },
     });
     const st = (await op(sid, "state", {})).json;

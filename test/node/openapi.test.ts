@@ -2,7 +2,7 @@
 // OpenAPI 3.1 validator; every operation of the registry is in it and answers where it says.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TENANT_ROUTES } from "../../src/http/learning-routes";
+import { TENANT_ROUTES } from "../../src/http/tenant-routes";
 import { OPERATIONS } from "../../src/ops/registry";
 import { type RunningWorker, startWorker } from "./worker";
 
@@ -49,12 +49,12 @@ describe("GET /v1/openapi.json", () => {
     expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 20, default: 8 });
   });
 
-  it("covers the tenant's learning routes, and they answer what it says", async () => {
+  it("covers the tenant's routes (learning, catalogs), and they answer what it says", async () => {
     const doc = await document();
     for (const route of TENANT_ROUTES) {
       const entry = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(entry?.operationId, route.name).toBe(route.name);
-      expect(entry.tags).toEqual(["learning"]);
+      expect(entry.tags).toEqual([route.tag]);
       expect(entry.responses["401"]).toBeDefined();
     }
     const res = await fetch(`${worker.url}/v1/learning`, { headers: { authorization: "Bearer key-a" } });

@@ -68,6 +68,7 @@ function inGuard<R>(sid: string, fn: (show: (text: string, owner?: string) => st
       attachments: obj.attachments,
       learning: obj.learning,
       storedBytes: () => 0,
+      published: () => null,
       bundle: obj.bundle,
       tenant: "tenant-a",
       now: Date.now(),

@@ -129,15 +129,20 @@ export class Trove {
   }
 
   /**
-   * The tenant's own routes (no session): what its sessions taught the ranking, and forgetting it.
+   * The tenant's own routes (no session): its published catalogs, and what its sessions taught the
+   * ranking. A route's `{name}` is the argument's `name`; the rest of it is the body.
    *
+   * @example await trove.tenant.catalog_publish({ name: "main", tools });
    * @example const { merged } = await trove.tenant.learning_get();
    */
   readonly tenant: TenantMethods = Object.fromEntries(
-    Object.entries(TENANT_ROUTES).map(([name, route]) => [
-      name,
-      (params?: { name: string }) =>
-        this.#request(route.method, route.path.replace("{name}", encodeURIComponent(params?.name ?? ""))),
+    Object.entries(TENANT_ROUTES).map(([method, route]) => [
+      method,
+      (input: { name?: string } = {}) => {
+        const { name = "", ...body } = input;
+        const path = route.path.replace("{name}", encodeURIComponent(name));
+        return route.body ? this.#request(route.method, path, body) : this.#request(route.method, path);
+      },
     ]),
   ) as unknown as TenantMethods;
 

@@ -10,6 +10,10 @@ export interface SessionGetOutput {
      */
     project_id?: string | null;
     /**
+     * A catalog the tenant published (PUT /v1/catalogs/{name}): its tools are the session's without uploading them
+     */
+    catalog?: string | null;
+    /**
      * session: activations last; run: they apply to one run_id and expire
      */
     activation_scope?: "session" | "run";
@@ -134,6 +138,20 @@ export interface SessionGetOutput {
      * Allowed tools loaded into every context
      */
     visible: number;
+    /**
+     * The published catalog (config `catalog`) whose tools the session holds
+     */
+    published: {
+      name: string;
+      /**
+       * The catalog's version the session's copy is at
+       */
+      version: number;
+      /**
+       * The published catalog's fingerprint at that version
+       */
+      fingerprint: string;
+    } | null;
   };
   storage: {
     /**
@@ -148,6 +166,10 @@ export interface SessionConfigureInput {
    * Loads the packs scoped to this project of the tenant too
    */
   project_id?: string | null;
+  /**
+   * A catalog the tenant published (PUT /v1/catalogs/{name}): its tools are the session's without uploading them
+   */
+  catalog?: string | null;
   /**
    * session: activations last; run: they apply to one run_id and expire
    */
@@ -267,6 +289,10 @@ export interface SessionConfigureOutput {
      */
     project_id?: string | null;
     /**
+     * A catalog the tenant published (PUT /v1/catalogs/{name}): its tools are the session's without uploading them
+     */
+    catalog?: string | null;
+    /**
      * session: activations last; run: they apply to one run_id and expire
      */
     activation_scope?: "session" | "run";
@@ -391,6 +417,20 @@ export interface SessionConfigureOutput {
      * Allowed tools loaded into every context
      */
     visible: number;
+    /**
+     * The published catalog (config `catalog`) whose tools the session holds
+     */
+    published: {
+      name: string;
+      /**
+       * The catalog's version the session's copy is at
+       */
+      version: number;
+      /**
+       * The published catalog's fingerprint at that version
+       */
+      fingerprint: string;
+    } | null;
   };
   storage: {
     /**
@@ -729,6 +769,10 @@ export interface StateOutput {
      */
     project_id?: string | null;
     /**
+     * A catalog the tenant published (PUT /v1/catalogs/{name}): its tools are the session's without uploading them
+     */
+    catalog?: string | null;
+    /**
      * session: activations last; run: they apply to one run_id and expire
      */
     activation_scope?: "session" | "run";
@@ -853,6 +897,20 @@ export interface StateOutput {
      * Allowed tools loaded into every context
      */
     visible: number;
+    /**
+     * The published catalog (config `catalog`) whose tools the session holds
+     */
+    published: {
+      name: string;
+      /**
+       * The catalog's version the session's copy is at
+       */
+      version: number;
+      /**
+       * The published catalog's fingerprint at that version
+       */
+      fingerprint: string;
+    } | null;
   };
   storage: {
     /**
@@ -1481,6 +1539,138 @@ export interface LearningToolForgetOutput {
   forgotten_pairs: number;
 }
 
+export interface CatalogListOutput {
+  catalogs: {
+    name: string;
+    /**
+     * Increases with every publish that changed a tool
+     */
+    version: number;
+    /**
+     * sha256 over the sorted record hashes, as catalog_sync's
+     */
+    fingerprint: string;
+    tools: number;
+    namespaces: number;
+    /**
+     * When a publish last changed it (ISO 8601)
+     */
+    published_at: string;
+  }[];
+}
+
+export interface CatalogPublishInput {
+  /**
+   * @maxItems 10000
+   */
+  tools: {
+    /**
+     * Unique in the catalog, e.g. github.create_issue; the model may see a provider-safe form
+     */
+    name: string;
+    /**
+     * What the tool does, for the model and for search (at most 4096 bytes)
+     */
+    description: string;
+    /**
+     * The product or server it belongs to; defaults to the name's part before the first dot
+     */
+    namespace?: string;
+    /**
+     * Words search should match too
+     *
+     * @maxItems 32
+     */
+    tags?: string[];
+    /**
+     * What calling it does, from none to the outside world; defaults to read
+     */
+    side_effects?: "pure" | "read" | "write" | "external" | "stateful";
+    /**
+     * always: listed in every context; deferred: found with tool_search first. Defaults to the session's
+     */
+    loading_mode?: "always" | "deferred";
+    /**
+     * JSON Schema of its arguments (an object); tool_resolve checks calls against it
+     */
+    input_schema?: {
+      [k: string]: unknown;
+    };
+    /**
+     * JSON Schema of what it returns, passed on to providers that take one
+     */
+    output_schema?: {
+      [k: string]: unknown;
+    };
+    /**
+     * Example calls, rendered for the model when the session's examples are on
+     *
+     * @maxItems 20
+     */
+    examples?: {
+      /**
+       * Arguments of one example call, valid against input_schema
+       */
+      args: {
+        [k: string]: unknown;
+      };
+      /**
+       * When this call is the right one
+       */
+      description?: string;
+      /**
+       * @maxItems 16
+       */
+      tags?: string[];
+    }[];
+    /**
+     * Anything else the agent keeps with the tool; stored and returned, never interpreted
+     */
+    extra?: {
+      [k: string]: unknown;
+    };
+  }[];
+  mode?: "replace" | "merge";
+}
+
+export interface CatalogPublishOutput {
+  /**
+   * sha256 over the sorted record hashes
+   */
+  fingerprint: string;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  total: number;
+  /**
+   * The catalog's version after this publish (unchanged when nothing changed)
+   */
+  version: number;
+}
+
+export interface CatalogGetOutput {
+  name: string;
+  /**
+   * Increases with every publish that changed a tool
+   */
+  version: number;
+  /**
+   * sha256 over the sorted record hashes, as catalog_sync's
+   */
+  fingerprint: string;
+  tools: number;
+  namespaces: number;
+  /**
+   * When a publish last changed it (ISO 8601)
+   */
+  published_at: string;
+}
+
+export interface CatalogDeleteOutput {
+  deleted: true;
+}
+
 /** Every operation's name, in the registry's order. */
 export const OPERATION_NAMES = [
   "session_get",
@@ -1558,7 +1748,7 @@ export interface SessionMethods {
    * Replace the session config (omitted fields take their defaults).
    *
    * `POST /v1/sessions/{sid}/session_configure`. Writes to the session; safe to repeat, so a 503 is retried once.
-   * Errors besides invalid input and auth: `invalid_pattern` (400).
+   * Errors besides invalid input and auth: `invalid_pattern` (400), `unknown_catalog` (404).
    * @example
    * await session.session_configure({ policy: { deny: ["github.delete_*"], approval: ["stripe.*"] } });
    */
@@ -1771,15 +1961,22 @@ export interface SessionMethods {
   pack_enable_tools(input: PackEnableToolsInput): Promise<PackEnableToolsOutput>;
 }
 
-/** The tenant's routes (no session in the path): method and path of each. */
+/**
+ * The tenant's routes (no session in the path): method, path, and whether the rest of the
+ * method's argument (all but `name`, which goes in the path) is the JSON body.
+ */
 export const TENANT_ROUTES = {
-  learning_get: { method: "GET", path: "/v1/learning" },
-  learning_forget: { method: "DELETE", path: "/v1/learning" },
-  learning_tool_get: { method: "GET", path: "/v1/learning/tools/{name}" },
-  learning_tool_forget: { method: "DELETE", path: "/v1/learning/tools/{name}" },
+  learning_get: { method: "GET", path: "/v1/learning", body: false },
+  learning_forget: { method: "DELETE", path: "/v1/learning", body: false },
+  learning_tool_get: { method: "GET", path: "/v1/learning/tools/{name}", body: false },
+  learning_tool_forget: { method: "DELETE", path: "/v1/learning/tools/{name}", body: false },
+  catalog_list: { method: "GET", path: "/v1/catalogs", body: false },
+  catalog_publish: { method: "PUT", path: "/v1/catalogs/{name}", body: true },
+  catalog_get: { method: "GET", path: "/v1/catalogs/{name}", body: false },
+  catalog_delete: { method: "DELETE", path: "/v1/catalogs/{name}", body: false },
 } as const;
 
-/** The tenant's methods: what its sessions taught the ranking, and forgetting it. */
+/** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
 export interface TenantMethods {
   /**
    * What the tenant's sessions taught its ranking: pairs, tools with learned text, last merge.
@@ -1798,13 +1995,37 @@ export interface TenantMethods {
    *
    * `GET /v1/learning/tools/{name}`.
    */
-  learning_tool_get(params: { name: string }): Promise<LearningToolGetOutput>;
+  learning_tool_get(input: { name: string }): Promise<LearningToolGetOutput>;
   /**
    * Forget what was learned for one tool.
    *
    * `DELETE /v1/learning/tools/{name}`.
    */
-  learning_tool_forget(params: { name: string }): Promise<LearningToolForgetOutput>;
+  learning_tool_forget(input: { name: string }): Promise<LearningToolForgetOutput>;
+  /**
+   * The tenant's published catalogs: name, version, fingerprint and counts of each.
+   *
+   * `GET /v1/catalogs`.
+   */
+  catalog_list(): Promise<CatalogListOutput>;
+  /**
+   * Publish a tool catalog under a name (catalog_sync's records and semantics); sessions configured with it pick up changes within a minute.
+   *
+   * `PUT /v1/catalogs/{name}`.
+   */
+  catalog_publish(input: { name: string } & CatalogPublishInput): Promise<CatalogPublishOutput>;
+  /**
+   * One published catalog: version, fingerprint, tool and namespace counts.
+   *
+   * `GET /v1/catalogs/{name}`.
+   */
+  catalog_get(input: { name: string }): Promise<CatalogGetOutput>;
+  /**
+   * Delete a published catalog; sessions that use it answer catalog_deleted until configured without it.
+   *
+   * `DELETE /v1/catalogs/{name}`.
+   */
+  catalog_delete(input: { name: string }): Promise<CatalogDeleteOutput>;
 }
 
 /** Every error code Trove answers (`details.field` names the input at fault, where there is one). */
@@ -1836,6 +2057,8 @@ export type TroveErrorCode =
   | "approval_already_decided"
   | "approval_used"
   | "pack_not_attached"
+  | "unknown_catalog"
+  | "catalog_deleted"
   | "unsupported_file"
   | "invalid_arguments"
   | "invalid_pack_tools";

@@ -1,0 +1,198 @@
+// A published catalog as its own object keeps it (src/catalog-object.ts): every record normalized
+// and hashed as a session would store it, the version that last changed each one, and tombstones
+// for removed tools, so that a session asks only for what changed since the version it holds.
+import type { Sql } from "../db/sql";
+import { TroveError } from "../errors";
+import { assertNotReserved } from "../tools/catalog-naming";
+import { fingerprintOf, type PublishedRecord, type SyncResult } from "../tools/catalog-store";
+import { hashTool, MAX_TOOLS, normalizeTool, type ToolRecordInput } from "../tools/tool-record";
+
+const SCHEMA = [
+  // One row per tool ever published under this name: a removed tool keeps its row as a tombstone
+  // (removed = 1, no record) so that sessions learn of the removal. No secondary index: a catalog
+  // holds at most MAX_TOOLS rows, and a publish writes one row per changed tool.
+  `CREATE TABLE IF NOT EXISTS pub_tools (
+    name TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    removed INTEGER NOT NULL
+  ) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS pub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
+];
+
+/** What the catalog's object says about itself. */
+export interface PublishedInfo {
+  name: string;
+  /** Increases with every publish that changed a tool. */
+  version: number;
+  fingerprint: string;
+  tools: number;
+  namespaces: number;
+  published_at: string;
+}
+
+export interface PublishResult extends SyncResult {
+  version: number;
+}
+
+/** What changed since a session's version (all of it when `full`). */
+export type PublishedChanges =
+  | { status: "missing" }
+  | {
+      status: "ok";
+      /** Changes when the catalog is deleted and published again: a session then takes it whole. */
+      epoch: string;
+      version: number;
+      fingerprint: string;
+      full: boolean;
+      tools: PublishedRecord[];
+      removed: string[];
+    };
+
+interface Meta {
+  name: string;
+  epoch: string;
+  version: number;
+  fingerprint: string;
+  published_at: string;
+}
+
+export class PublishedStore {
+  #initialized = false;
+
+  constructor(private readonly sql: Sql) {}
+
+  private init(): void {
+    if (this.#initialized) return;
+    for (const statement of SCHEMA) this.sql.run(statement);
+    this.#initialized = true;
+  }
+
+  private meta(): Meta | null {
+    this.init();
+    const row = this.sql.one<{ value: string }>(`SELECT value FROM pub_meta WHERE key = 'meta'`);
+    return row ? (JSON.parse(row.value) as Meta) : null;
+  }
+
+  /**
+   * catalog_sync's semantics for a published catalog: only new or changed records are written,
+   * `replace` removes absent tools, nothing is written when the result would exceed MAX_TOOLS.
+   */
+  publish(
+    name: string,
+    inputs: readonly ToolRecordInput[],
+    mode: "replace" | "merge",
+    reserved: readonly string[],
+    now: number,
+  ): PublishResult {
+    assertNotReserved(inputs, reserved);
+    const meta = this.meta();
+    const held = new Map(
+      this.sql
+        .all<{ name: string; hash: string }>(`SELECT name, hash FROM pub_tools WHERE removed = 0`)
+        .map((r) => [r.name, r.hash]),
+    );
+    const next = mode === "replace" ? new Map<string, string>() : new Map(held);
+    const changed: { name: string; json: string; hash: string }[] = [];
+    let added = 0;
+    let updated = 0;
+    for (const input of inputs) {
+      const { json, hash } = hashTool(normalizeTool(input));
+      next.set(input.name, hash);
+      const previous = held.get(input.name);
+      if (previous === hash) continue;
+      if (previous === undefined) added++;
+      else updated++;
+      changed.push({ name: input.name, json, hash });
+    }
+    const removed = mode === "replace" ? [...held.keys()].filter((n) => !next.has(n)) : [];
+    if (next.size > MAX_TOOLS) {
+      throw new TroveError("catalog_too_large", 400, `a catalog holds at most ${MAX_TOOLS} tools`, {
+        field: "tools",
+        limit: MAX_TOOLS,
+        total: next.size,
+      });
+    }
+    const fingerprint = fingerprintOf(next.values());
+    const unchanged = inputs.length - added - updated;
+    const result = { fingerprint, added, updated, removed: removed.length, unchanged, total: next.size };
+    if (meta && changed.length === 0 && removed.length === 0) return { ...result, version: meta.version };
+    const version = (meta?.version ?? 0) + 1;
+    for (const tool of changed) {
+      this.sql.run(
+        `INSERT INTO pub_tools (name, record, hash, version, removed) VALUES (?, ?, ?, ?, 0)
+         ON CONFLICT (name) DO UPDATE SET record = excluded.record, hash = excluded.hash,
+           version = excluded.version, removed = 0`,
+        tool.name,
+        tool.json,
+        tool.hash,
+        version,
+      );
+    }
+    for (const gone of removed) {
+      this.sql.run(
+        `UPDATE pub_tools SET record = '', hash = '', version = ?, removed = 1 WHERE name = ?`,
+        version,
+        gone,
+      );
+    }
+    const written: Meta = {
+      name,
+      epoch: meta?.epoch ?? crypto.randomUUID(),
+      version,
+      fingerprint,
+      published_at: new Date(now).toISOString(),
+    };
+    this.sql.run(
+      `INSERT INTO pub_meta (key, value) VALUES ('meta', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      JSON.stringify(written),
+    );
+    return { ...result, version };
+  }
+
+  info(): PublishedInfo | null {
+    const meta = this.meta();
+    if (!meta) return null;
+    const counts = this.sql.one<{ tools: number; namespaces: number }>(
+      `SELECT count(*) AS tools, count(DISTINCT record->>'namespace') AS namespaces
+       FROM pub_tools WHERE removed = 0`,
+    );
+    return {
+      name: meta.name,
+      version: meta.version,
+      fingerprint: meta.fingerprint,
+      tools: counts?.tools ?? 0,
+      namespaces: counts?.namespaces ?? 0,
+      published_at: meta.published_at,
+    };
+  }
+
+  /** What changed after `version` of `epoch`; everything when the epoch is another or version is 0. */
+  changesSince(epoch: string | null, version: number): PublishedChanges {
+    const meta = this.meta();
+    if (!meta) return { status: "missing" };
+    const head = {
+      status: "ok" as const,
+      epoch: meta.epoch,
+      version: meta.version,
+      fingerprint: meta.fingerprint,
+    };
+    if (epoch === meta.epoch && version >= meta.version)
+      return { ...head, full: false, tools: [], removed: [] };
+    const full = epoch !== meta.epoch || version <= 0;
+    const rows = this.sql.all<{ name: string; record: string; hash: string; removed: number }>(
+      full
+        ? `SELECT name, record, hash, removed FROM pub_tools WHERE removed = 0 ORDER BY name`
+        : `SELECT name, record, hash, removed FROM pub_tools WHERE version > ? ORDER BY name`,
+      ...(full ? [] : [version]),
+    );
+    return {
+      ...head,
+      full,
+      tools: rows.filter((r) => r.removed === 0).map((r) => ({ json: r.record, hash: r.hash })),
+      removed: rows.filter((r) => r.removed === 1).map((r) => r.name),
+    };
+  }
+}
