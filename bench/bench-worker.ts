@@ -3,6 +3,7 @@ import { OPERATIONS_BY_NAME } from "../src/ops/registry";
 import { type OpResult, SessionObject } from "../src/session-object";
 
 export { default } from "../src";
+export { CatalogListObject, CatalogObject } from "../src/catalog-object";
 
 const ADDRESS = { tenant: "bench", sid: "bench" };
 
@@ -12,10 +13,17 @@ export class BenchSession extends SessionObject {
     return JSON.stringify(this.sql.stats);
   }
 
+  /** Calls this session made to published catalogs' objects since it started. */
+  async catalogCalls(): Promise<number> {
+    return this.published.calls;
+  }
+
   /** Puts learned text in the index as a refresh from the tenant's learning object would. */
   async learn(json: string): Promise<number> {
     const tools = JSON.parse(json) as { tool: string; text: string }[];
-    const changed = this.ctx.storage.transactionSync(() => this.learning.apply(1, tools, Date.now()));
+    const changed = this.ctx.storage.transactionSync(() =>
+      this.learning.apply(1, tools, this.catalog.ids(), Date.now()),
+    );
     this.catalog.invalidate();
     return changed;
   }

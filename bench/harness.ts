@@ -3,12 +3,15 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
 import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
+import type { CatalogRpc } from "../src/published/catalog-rpc";
 import type { OpResult } from "../src/session-object";
+import type { ToolRecordInput } from "../src/tools/tool-record";
 
 interface RawStub {
   call(name: string, input: unknown): Promise<OpResult>;
   learn(json: string): Promise<number>;
   stats(): Promise<string>;
+  catalogCalls(): Promise<number>;
   setBundle(json: string): Promise<void>;
   restart(): Promise<void>;
   timeEach(name: string, inputs: unknown[], repeat: number): Promise<string>;
@@ -21,6 +24,8 @@ export interface BenchSessionStub {
   learn(tools: { tool: string; text: string }[]): Promise<number>;
   /** Rows read and written through the object's SQL since it started, deferred writes included. */
   stats(): Promise<{ rowsRead: number; rowsWritten: number }>;
+  /** Calls the session made to published catalogs' objects since it started. */
+  catalogCalls(): Promise<number>;
   setBundle(bundle: unknown): Promise<void>;
   restart(): Promise<void>;
   timeEach(
@@ -37,6 +42,8 @@ export interface BenchSessionStub {
 export async function startBench(): Promise<{
   mf: Miniflare;
   session(name: string): Promise<BenchSessionStub>;
+  /** Publishes a catalog for the bench tenant (what `PUT /v1/catalogs/{name}` does). */
+  publish(name: string, tools: unknown[]): Promise<void>;
   /** Runs an operation and returns its value, throwing on an error result. */
   op<T>(stub: BenchSessionStub, name: string, input: unknown): Promise<T>;
 }> {
@@ -44,7 +51,11 @@ export async function startBench(): Promise<{
     modules: true,
     script: await bundleWorker("bench/bench-worker.ts"),
     ...wranglerCompatibility(),
-    durableObjects: { SESSIONS: { className: "BenchSession", useSQLite: true } },
+    durableObjects: {
+      SESSIONS: { className: "BenchSession", useSQLite: true },
+      CATALOGS: { className: "CatalogObject", useSQLite: true },
+      CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
+    },
     bindings: { TROVE_API_KEYS: "bench:bench-key" },
     // Session objects log one JSON line per event with console.log (workerd's stdout): a bench
     // prints its tables, not those. What the worker writes to stderr still shows, except workerd's
@@ -67,11 +78,18 @@ export async function startBench(): Promise<{
         call: (op, input) => raw.call(op, input),
         learn: (tools) => raw.learn(JSON.stringify(tools)),
         stats: async () => JSON.parse(await raw.stats()),
+        catalogCalls: () => raw.catalogCalls(),
         setBundle: (bundle) => raw.setBundle(JSON.stringify(bundle)),
         restart: () => raw.restart().catch(() => undefined),
         timeEach: async (op, inputs, repeat) => JSON.parse(await raw.timeEach(op, inputs, repeat)),
         timeOnce: async (op, input) => JSON.parse(await raw.timeOnce(op, input)),
       };
+    },
+    async publish(name, tools) {
+      const catalogs = await mf.getDurableObjectNamespace("CATALOGS");
+      const stub = catalogs.get(catalogs.idFromName(`bench/${name}`)) as unknown as CatalogRpc;
+      const result = await stub.publish(name, tools as ToolRecordInput[], "replace", []);
+      if (!result.ok) throw new Error(`publish failed: ${JSON.stringify(result)}`);
     },
     async op<T>(stub: BenchSessionStub, name: string, input: unknown): Promise<T> {
       const result = await stub.call(name, input);

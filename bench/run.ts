@@ -135,6 +135,10 @@ console.log(`Token economy on the dev catalog\n\n${tokenTable}\n`);
 console.log(`Skills\n\n${skills?.search ?? ""}\n\n${skills?.load ?? ""}\n`);
 
 console.log(`Cost of a session\n\n${cost?.table ?? ""}\n`);
+console.log(
+  `rows per tool: uploaded ${cost?.rowsPerTool.uploaded.toFixed(2)}, published ${cost?.rowsPerTool.published.toFixed(2)}; ` +
+    `published catalog ready in ${cost?.readyMs.toFixed(0)} ms (median); catalog calls: ${cost?.catalogCalls}\n`,
+);
 
 const http = await httpRatio();
 console.log(
@@ -207,6 +211,15 @@ $0.20/GB-month and duration come on top). "$ per million" is what a million of e
 then stores ${((cost?.bytes ?? 0) / 1024).toFixed(0)} KiB; its expiry is one \`deleteAll()\`.
 
 ${cost?.table ?? ""}
+
+Targets (issue 16): a new session's catalog writes ≤ 3 rows per tool and ≤ 2 per bundled skill (see
+"rows written" in the skills table above); a new session with a 400-tool published catalog is ready
+in ≤ 25 ms in-object. Measured: ${cost?.rowsPerTool.uploaded.toFixed(2)} rows per tool uploaded,
+${cost?.rowsPerTool.published.toFixed(2)} published; ready in ${cost?.readyMs.toFixed(0)} ms (median of 15 new sessions:
+schema, bundled packs, the catalog's changes fetched from its object and indexed); calls to the
+catalog's object over that session's first request and its ${cost ? 10 : 0} turns: ${cost?.catalogCalls}.
+Before issue 16 (main at c703339): 8.0 rows per tool, 4 per bundled skill, a new 400-tool session
+$3,208 per million and a session of ten turns $3,255 per million.
 
 ## HTTP through wrangler dev
 

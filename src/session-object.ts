@@ -196,7 +196,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     try {
       const changes = await withTimeout(stub.changedSince(this.learning.version), LEARNING_WAIT_MS);
       const changed = this.ctx.storage.transactionSync(() =>
-        this.learning.apply(changes.version, changes.tools, now),
+        this.learning.apply(changes.version, changes.tools, this.catalog.ids(), now),
       );
       if (changed > 0) this.catalog.invalidate();
     } catch (err) {

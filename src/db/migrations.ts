@@ -45,7 +45,63 @@ const toolIndex = (columns: string) => [
       END`,
 ];
 
+/** trove_tools' columns besides its rowid `id`, in table order (since version 8). */
+const TOOL_ROW_COLUMNS = [
+  "name",
+  "qualified_name",
+  "local_name",
+  "namespace",
+  "description",
+  "tags",
+  "side_effects",
+  "loading_mode",
+  "effective_mode",
+  "allowed",
+  "record",
+  "record_hash",
+  "f_name",
+  "f_namespace",
+  "f_tags",
+  "f_description",
+  "f_params",
+  "f_examples",
+  "provider_name",
+  "source",
+  "f_learned",
+];
+
+const COLUMN_TYPES: Record<string, string> = {
+  loading_mode: "TEXT",
+  provider_name: "TEXT",
+  allowed: "INTEGER NOT NULL",
+  f_learned: "TEXT NOT NULL DEFAULT ''",
+};
+
 const SKILL_FTS_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_body";
+
+/**
+ * The skills' FTS5 index over allowed skills and the triggers that keep it in step. As for tools:
+ * the index covers allowed skills only, so a denied skill shapes no score.
+ */
+const skillIndex = () => [
+  `CREATE VIEW trove_skills_searchable AS SELECT id, ${SKILL_FTS_COLUMNS} FROM trove_skills WHERE allowed = 1`,
+  `CREATE VIRTUAL TABLE trove_skills_fts USING fts5(${SKILL_FTS_COLUMNS},
+        content='trove_skills_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+  `CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')`,
+  `CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills WHEN new.allowed = 1 BEGIN
+        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
+      END`,
+  `CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills WHEN old.allowed = 1 BEGIN
+        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
+          VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
+      END`,
+  `CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF allowed, ${SKILL_FTS_COLUMNS} ON trove_skills BEGIN
+        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
+          SELECT 'delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)} WHERE old.allowed = 1;
+        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS})
+          SELECT new.id, ${cols("new", SKILL_FTS_COLUMNS)} WHERE new.allowed = 1;
+      END`,
+];
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -149,24 +205,7 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
       // Every index is written for every bundled skill of every new session: keep only what lookups need.
       `CREATE INDEX trove_skills_name ON trove_skills (name COLLATE NOCASE)`,
-      // As for tools: the index covers allowed skills only, so a denied skill shapes no score.
-      `CREATE VIEW trove_skills_searchable AS SELECT id, ${SKILL_FTS_COLUMNS} FROM trove_skills WHERE allowed = 1`,
-      `CREATE VIRTUAL TABLE trove_skills_fts USING fts5(${SKILL_FTS_COLUMNS},
-        content='trove_skills_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
-      `CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')`,
-      `CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills WHEN new.allowed = 1 BEGIN
-        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
-      END`,
-      `CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills WHEN old.allowed = 1 BEGIN
-        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
-          VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
-      END`,
-      `CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF allowed, ${SKILL_FTS_COLUMNS} ON trove_skills BEGIN
-        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
-          SELECT 'delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)} WHERE old.allowed = 1;
-        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS})
-          SELECT new.id, ${cols("new", SKILL_FTS_COLUMNS)} WHERE new.allowed = 1;
-      END`,
+      ...skillIndex(),
     ],
   },
   {
@@ -228,6 +267,82 @@ export const MIGRATIONS: readonly Migration[] = [
         tool TEXT NOT NULL,
         at INTEGER NOT NULL
       )`,
+    ],
+  },
+  {
+    version: 8,
+    name: "slim storage: no index on trove_tools or trove_skills but their rowids",
+    // Every index is one more row written per tool in every new session (PLATFORM.md: index rows
+    // are billed). The catalog store finds tools by name in memory and reads rows by id, so the
+    // table keeps only its rowid: a new tool writes its row and its FTS document size, nothing else.
+    statements: [
+      // Activations no longer name their tool through a foreign key (that needs a unique index on
+      // trove_tools.name); the catalog store deletes a removed tool's activations itself.
+      `CREATE TABLE trove_activations_v8 (
+        tool_name TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        source TEXT NOT NULL,
+        reason TEXT,
+        at INTEGER NOT NULL,
+        expires_at INTEGER,
+        PRIMARY KEY (tool_name, run_id)
+      )`,
+      `INSERT INTO trove_activations_v8 SELECT tool_name, run_id, scope, source, reason, at, expires_at
+        FROM trove_activations`,
+      `DROP TABLE trove_activations`,
+      `ALTER TABLE trove_activations_v8 RENAME TO trove_activations`,
+      `CREATE INDEX trove_activations_expiry ON trove_activations (expires_at) WHERE expires_at IS NOT NULL`,
+      `DROP TRIGGER trove_tools_fts_insert`,
+      `DROP TRIGGER trove_tools_fts_delete`,
+      `DROP TRIGGER trove_tools_fts_update`,
+      `DROP TABLE trove_tools_vocab`,
+      `DROP TABLE trove_tools_fts`,
+      `DROP VIEW trove_tools_searchable`,
+      `CREATE TABLE trove_tools_v8 (
+        id INTEGER PRIMARY KEY,
+        ${TOOL_ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c] ?? "TEXT NOT NULL"}`).join(",\n        ")}
+      )`,
+      `INSERT INTO trove_tools_v8 (id, ${TOOL_ROW_COLUMNS.join(", ")})
+        SELECT id, ${TOOL_ROW_COLUMNS.join(", ")} FROM trove_tools`,
+      `DROP TABLE trove_tools`,
+      `ALTER TABLE trove_tools_v8 RENAME TO trove_tools`,
+      ...toolIndex(TOOL_FTS_COLUMNS),
+      // As for skills (version 5): new rows are indexed in one statement by the catalog store.
+      `DROP TRIGGER trove_tools_fts_insert`,
+      `INSERT INTO trove_tools_fts (trove_tools_fts) VALUES ('rebuild')`,
+      // The same for skills: the qualified id and the name are found in memory (SkillStore).
+      `DROP TRIGGER trove_skills_fts_delete`,
+      `DROP TRIGGER trove_skills_fts_update`,
+      `DROP TABLE trove_skills_vocab`,
+      `DROP TABLE trove_skills_fts`,
+      `DROP VIEW trove_skills_searchable`,
+      `CREATE TABLE trove_skills_v8 (
+        id INTEGER PRIMARY KEY,
+        qid TEXT NOT NULL,
+        name TEXT NOT NULL,
+        pack TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        task_type TEXT,
+        tags TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        record TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        use_count INTEGER NOT NULL DEFAULT 0,
+        last_used INTEGER,
+        allowed INTEGER NOT NULL DEFAULT 1,
+        ${SKILL_FTS_COLUMNS.split(", ")
+          .map((c) => `${c} TEXT NOT NULL`)
+          .join(",\n        ")}
+      )`,
+      `INSERT INTO trove_skills_v8 SELECT * FROM trove_skills`,
+      `DROP TABLE trove_skills`,
+      `ALTER TABLE trove_skills_v8 RENAME TO trove_skills`,
+      ...skillIndex().filter((statement) => !statement.includes("trove_skills_fts_insert")),
+      `INSERT INTO trove_skills_fts (trove_skills_fts) VALUES ('rebuild')`,
     ],
   },
 ];

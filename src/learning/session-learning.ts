@@ -78,14 +78,21 @@ export class SessionLearning {
    * Puts the tenant's learned texts in the tools' index; returns the rows changed. A tool this
    * session does not hold is skipped (it gets its text when a later full refresh finds it).
    */
-  apply(version: number, tools: readonly { tool: string; text: string }[], now: number): number {
+  apply(
+    version: number,
+    tools: readonly { tool: string; text: string }[],
+    ids: ReadonlyMap<string, number>,
+    now: number,
+  ): number {
     let changed = 0;
     for (const { tool, text } of tools) {
+      const id = ids.get(tool);
+      if (id === undefined) continue;
       const learned = indexText(text);
       changed += this.sql.run(
-        `UPDATE trove_tools SET f_learned = ? WHERE name = ? AND f_learned != ?`,
+        `UPDATE trove_tools SET f_learned = ? WHERE id = ? AND f_learned != ?`,
         learned,
-        tool,
+        id,
         learned,
       ).rowsWritten;
     }

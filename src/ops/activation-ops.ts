@@ -288,6 +288,7 @@ export const approvalDecide = defineOp({
       input.by ?? null,
       input.note ?? null,
       ctx.now,
+      (name) => ctx.catalog.allows(name),
     );
     ctx.events.record(
       "approval_decided",

@@ -316,8 +316,8 @@ export const state = defineOp({
     return {
       ...sessionView(ctx),
       visible: visibleTools(ctx, input.run_id ?? null).map((v) => v.tool.name),
-      activations: ctx.activations.list(ctx.now),
-      pending_approvals: ctx.approvals.pending(),
+      activations: ctx.activations.list(ctx.now, (name) => ctx.catalog.allows(name)),
+      pending_approvals: ctx.approvals.pending((name) => ctx.catalog.allows(name)),
       packs: ctx.attachments.packs().map((a) => ({
         pack_id: a.pack,
         attached_at: iso(a.attached_at),
@@ -386,7 +386,7 @@ export const events = defineOp({
   handler(ctx, input) {
     ctx.events.flush();
     return input.order === "newest_first"
-      ? ctx.events.listNewest(input.before ?? null, input.limit)
-      : ctx.events.list(input.since, input.limit);
+      ? ctx.events.listNewest(input.before ?? null, input.limit, (tool) => ctx.catalog.allows(tool))
+      : ctx.events.list(input.since, input.limit, (tool) => ctx.catalog.allows(tool));
   },
 });

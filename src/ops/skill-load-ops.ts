@@ -37,7 +37,7 @@ interface DirectoryRow {
 }
 
 const PINNED = `SELECT qid, name, title, trigger FROM trove_skills
-  WHERE allowed = 1 AND qid IN (SELECT value FROM json_each(?))`;
+  WHERE allowed = 1 AND id IN (SELECT value FROM json_each(?))`;
 // Never-used skills follow the used ones, by name: a new session still gets a directory.
 const BY_RECENT = `SELECT qid, name, title, trigger FROM trove_skills
   WHERE allowed = 1 AND qid NOT IN (SELECT value FROM json_each(?1))
@@ -54,7 +54,9 @@ function directoryRows(ctx: OpContext): { rows: DirectoryRow[]; total: number } 
   const { max_entries: max, selection_strategy: strategy } = ctx.config.get().skills.directory;
   // Pins name skills of their own pack; the store holds only the packs this session may see.
   const pinIds = [...new Set(ctx.bundle.packs.flatMap((p) => p.pinned.map((name) => `${p.name}/${name}`)))];
-  const pinned = new Map(ctx.sql.all<DirectoryRow>(PINNED, JSON.stringify(pinIds)).map((r) => [r.qid, r]));
+  const pinned = new Map(
+    ctx.sql.all<DirectoryRow>(PINNED, JSON.stringify(ctx.skills.idsOf(pinIds))).map((r) => [r.qid, r]),
+  );
   const rows = pinIds.flatMap((id) => pinned.get(id) ?? []).slice(0, max);
   if (rows.length < max) {
     const sql = strategy === "pinned_then_top" ? BY_TOP : BY_RECENT;
@@ -155,7 +157,7 @@ interface LoadRow {
 }
 
 const BY_IDS = `SELECT record FROM trove_skills
-  WHERE allowed = 1 AND qid IN (SELECT value FROM json_each(?)) ORDER BY qid`;
+  WHERE allowed = 1 AND id IN (SELECT value FROM json_each(?)) ORDER BY qid`;
 
 /**
  * The skill defined at `path` (its source file, or an Agent Skills folder), relative to the packs
@@ -171,7 +173,7 @@ function skillAtPath(ctx: OpContext, raw: string): BundledSkill {
     ids.length === 0
       ? []
       : ctx.sql
-          .all<LoadRow>(BY_IDS, JSON.stringify(ids))
+          .all<LoadRow>(BY_IDS, JSON.stringify(ctx.skills.idsOf(ids)))
           // Written by pack-upsert from a compiled, validated bundle.
           .map((r) => JSON.parse(r.record) as BundledSkill)
           .filter(matches);

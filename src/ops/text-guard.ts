@@ -150,10 +150,8 @@ export class TextGuard {
   /** Denied catalog tools, denied builtins, and denied tools of the packs and skills in view. */
   private hidden(): Set<string> {
     if (this.#hidden) return this.#hidden;
-    const rows = this.ctx.sql.all<{ name: string; qualified_name: string }>(
-      `SELECT name, qualified_name FROM trove_tools WHERE allowed = 0`,
-    );
-    const hidden = new Set(rows.flatMap((r) => [r.name, r.qualified_name]));
+    const denied = this.ctx.catalog.entries().filter((e) => e.allowed === 0);
+    const hidden = new Set(denied.flatMap((e) => [e.name, e.qualified_name]));
     for (const name of modelToolNames(this.ctx.operations))
       if (!this.#visibility.allowed(name, name)) hidden.add(name);
     const packs = visiblePacks(this.ctx.bundle, this.ctx.tenant, this.ctx.config.get().project_id);

@@ -4,16 +4,18 @@
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import { assertNotReserved } from "../tools/catalog-naming";
+import { recordRow } from "../tools/catalog-rows";
 import { fingerprintOf, type PublishedRecord, type SyncResult } from "../tools/catalog-store";
 import { hashTool, MAX_TOOLS, normalizeTool, type ToolRecordInput } from "../tools/tool-record";
 
 const SCHEMA = [
-  // One row per tool ever published under this name: a removed tool keeps its row as a tombstone
-  // (removed = 1, no record) so that sessions learn of the removal. No secondary index: a catalog
+  // One row per tool ever published under this name, holding the tool's session row as JSON
+  // (src/tools/catalog-rows.ts recordRow: computed once here, not in every session). A removed
+  // tool keeps its row as a tombstone (removed = 1, no row) so that sessions learn of the removal. No secondary index: a catalog
   // holds at most MAX_TOOLS rows, and a publish writes one row per changed tool.
   `CREATE TABLE IF NOT EXISTS pub_tools (
     name TEXT PRIMARY KEY,
-    record TEXT NOT NULL,
+    row TEXT NOT NULL,
     hash TEXT NOT NULL,
     version INTEGER NOT NULL,
     removed INTEGER NOT NULL
@@ -94,17 +96,18 @@ export class PublishedStore {
         .map((r) => [r.name, r.hash]),
     );
     const next = mode === "replace" ? new Map<string, string>() : new Map(held);
-    const changed: { name: string; json: string; hash: string }[] = [];
+    const changed: { name: string; row: string; hash: string }[] = [];
     let added = 0;
     let updated = 0;
     for (const input of inputs) {
-      const { json, hash } = hashTool(normalizeTool(input));
+      const tool = normalizeTool(input);
+      const { json, hash } = hashTool(tool);
       next.set(input.name, hash);
       const previous = held.get(input.name);
       if (previous === hash) continue;
       if (previous === undefined) added++;
       else updated++;
-      changed.push({ name: input.name, json, hash });
+      changed.push({ name: input.name, row: JSON.stringify(recordRow(tool, json, hash)), hash });
     }
     const removed = mode === "replace" ? [...held.keys()].filter((n) => !next.has(n)) : [];
     if (next.size > MAX_TOOLS) {
@@ -121,18 +124,18 @@ export class PublishedStore {
     const version = (meta?.version ?? 0) + 1;
     for (const tool of changed) {
       this.sql.run(
-        `INSERT INTO pub_tools (name, record, hash, version, removed) VALUES (?, ?, ?, ?, 0)
-         ON CONFLICT (name) DO UPDATE SET record = excluded.record, hash = excluded.hash,
+        `INSERT INTO pub_tools (name, row, hash, version, removed) VALUES (?, ?, ?, ?, 0)
+         ON CONFLICT (name) DO UPDATE SET row = excluded.row, hash = excluded.hash,
            version = excluded.version, removed = 0`,
         tool.name,
-        tool.json,
+        tool.row,
         tool.hash,
         version,
       );
     }
     for (const gone of removed) {
       this.sql.run(
-        `UPDATE pub_tools SET record = '', hash = '', version = ?, removed = 1 WHERE name = ?`,
+        `UPDATE pub_tools SET row = '', hash = '', version = ?, removed = 1 WHERE name = ?`,
         version,
         gone,
       );
@@ -156,7 +159,7 @@ export class PublishedStore {
     const meta = this.meta();
     if (!meta) return null;
     const counts = this.sql.one<{ tools: number; namespaces: number }>(
-      `SELECT count(*) AS tools, count(DISTINCT record->>'namespace') AS namespaces
+      `SELECT count(*) AS tools, count(DISTINCT row->>'namespace') AS namespaces
        FROM pub_tools WHERE removed = 0`,
     );
     return {
@@ -182,16 +185,16 @@ export class PublishedStore {
     if (epoch === meta.epoch && version >= meta.version)
       return { ...head, full: false, tools: [], removed: [] };
     const full = epoch !== meta.epoch || version <= 0;
-    const rows = this.sql.all<{ name: string; record: string; hash: string; removed: number }>(
+    const rows = this.sql.all<{ name: string; row: string; hash: string; removed: number }>(
       full
-        ? `SELECT name, record, hash, removed FROM pub_tools WHERE removed = 0 ORDER BY name`
-        : `SELECT name, record, hash, removed FROM pub_tools WHERE version > ? ORDER BY name`,
+        ? `SELECT name, row, hash, removed FROM pub_tools WHERE removed = 0 ORDER BY name`
+        : `SELECT name, row, hash, removed FROM pub_tools WHERE version > ? ORDER BY name`,
       ...(full ? [] : [version]),
     );
     return {
       ...head,
       full,
-      tools: rows.filter((r) => r.removed === 0).map((r) => ({ json: r.record, hash: r.hash })),
+      tools: rows.filter((r) => r.removed === 0).map((r) => ({ row: r.row, hash: r.hash })),
       removed: rows.filter((r) => r.removed === 1).map((r) => r.name),
     };
   }

@@ -28,7 +28,7 @@ const COLUMNS = `qid, name, pack, title, description, trigger, task_type, tags, 
   f_name, f_title, f_tags, f_trigger, f_description, f_body, allowed`;
 const SEARCH_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_body";
 const INSERT = `INSERT INTO trove_skills (${COLUMNS}) VALUES (${Array(19).fill("?").join(", ")})`;
-const UPDATE = `UPDATE trove_skills SET (${COLUMNS}) = (${Array(19).fill("?").join(", ")}) WHERE qid = ?1`;
+const UPDATE = `UPDATE trove_skills SET (${COLUMNS}) = (${Array(19).fill("?").join(", ")}) WHERE id = ?20`;
 
 /**
  * Inserts skills and indexes them. One prepared statement per row, then a single FTS insert for
@@ -70,10 +70,12 @@ export function loadPacks(
 
   const packs = new Map(visiblePacks(bundle, tenant, projectId).map((p) => [p.name, p]));
   const skills = bundle.skills.filter((s) => packs.has(s.pack));
-  const existing = new Map(
+  const stored = new Map(
     sql
-      .all<{ qid: string; content_hash: string }>(`SELECT qid, content_hash FROM trove_skills`)
-      .map((r) => [r.qid, r.content_hash]),
+      .all<{ id: number; qid: string; content_hash: string }>(
+        `SELECT id, qid, content_hash FROM trove_skills`,
+      )
+      .map((r) => [r.qid, r]),
   );
   const inserts: SqlValue[][] = [];
   const updates: SqlValue[][] = [];
@@ -86,12 +88,13 @@ export function loadPacks(
   for (const skill of skills) {
     const pack = packs.get(skill.pack) as BundledPack;
     count(skill.pack).skill_count++;
-    const previous = existing.get(skill.id);
+    const row = stored.get(skill.id);
+    const previous = row?.content_hash;
     if (previous === skill.content_hash) continue;
     if (previous !== undefined && !pack.update_existing) continue;
     if (previous !== undefined) count(skill.pack).updated_count++;
     const f = bundle.index?.[skill.id] ?? skillSearchFields(skill);
-    (previous === undefined ? inserts : updates).push([
+    const values: SqlValue[] = [
       skill.id,
       skill.name,
       skill.pack,
@@ -111,12 +114,14 @@ export function loadPacks(
       f.f_description,
       f.f_body,
       allowed(skill.name, skill.id) ? 1 : 0,
-    ]);
+    ];
+    if (row === undefined) inserts.push(values);
+    else updates.push([...values, row.id]);
   }
   const bundled = new Set(skills.map((s) => s.id));
-  const removed = [...existing.keys()].filter((qid) => !bundled.has(qid));
+  const removed = [...stored.values()].filter((r) => !bundled.has(r.qid)).map((r) => r.id);
   for (const chunk of jsonChunks(removed)) {
-    sql.run(`DELETE FROM trove_skills WHERE qid IN (SELECT value FROM json_each(?))`, chunk);
+    sql.run(`DELETE FROM trove_skills WHERE id IN (SELECT value FROM json_each(?))`, chunk);
   }
   // The update trigger moves changed skills in the index.
   for (const row of updates) sql.run(UPDATE, ...row);

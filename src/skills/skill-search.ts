@@ -93,16 +93,17 @@ function candidates(
   request: SkillSearchRequest,
   taskType: string | null,
 ): Scored[] {
-  // A UNION of two indexed lookups: an OR over both columns would scan every skill.
-  const exact = (query: string) =>
-    sql.all<Row>(
-      `SELECT ${COLUMNS} FROM (SELECT id FROM trove_skills WHERE name = ?1 COLLATE NOCASE
-                               UNION SELECT id FROM trove_skills WHERE qid = ?1) AS m
-       CROSS JOIN trove_skills AS s ON s.id = m.id
-       WHERE s.allowed = 1 AND (?2 IS NULL OR s.task_type = ?2)`,
-      query.trim(),
+  // The store finds the ids by name or qualified id in memory; rows are read by id.
+  const exact = (query: string) => {
+    const ids = store.exactIds(query.trim());
+    if (ids.length === 0) return [];
+    return sql.all<Row>(
+      `SELECT ${COLUMNS} FROM trove_skills AS s
+       WHERE s.id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR s.task_type = ?2) ORDER BY s.qid`,
+      JSON.stringify(ids),
       taskType,
     );
+  };
   switch (request.search_type) {
     case "exact":
       return exact(request.query).map((r) => ({ ...r, score: 1, relevance: 1 }));

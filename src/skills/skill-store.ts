@@ -40,16 +40,67 @@ export function skillPolicy(config: SessionConfig): (name: string, id: string) =
   return (name, id) => allow(name, id) && !deny(name, id);
 }
 
+/** A stored skill's keys: trove_skills has no index but its rowid, so names are found here. */
+interface SkillKey {
+  id: number;
+  qid: string;
+  name: string;
+  allowed: boolean;
+}
+
 export class SkillStore {
   #vocabulary: Map<string, number> | null = null;
   #size: number | null = null;
+  #keys: { byQid: Map<string, SkillKey>; byName: Map<string, SkillKey[]> } | null = null;
 
   constructor(private readonly sql: Sql) {}
 
-  /** Forgets cached statistics; call after the skills change. */
+  /** Forgets cached statistics and keys; call after the skills change. */
   invalidate(): void {
     this.#vocabulary = null;
     this.#size = null;
+    this.#keys = null;
+  }
+
+  /** Every stored skill's id, qualified id, name and policy flag, read once per change. */
+  private keys() {
+    if (this.#keys) return this.#keys;
+    const byQid = new Map<string, SkillKey>();
+    const byName = new Map<string, SkillKey[]>();
+    for (const row of this.sql.all<{ id: number; qid: string; name: string; allowed: number }>(
+      `SELECT id, qid, name, allowed FROM trove_skills ORDER BY qid`,
+    )) {
+      const key = { id: row.id, qid: row.qid, name: row.name, allowed: row.allowed === 1 };
+      byQid.set(key.qid, key);
+      const folded = key.name.toLowerCase();
+      byName.set(folded, [...(byName.get(folded) ?? []), key]);
+    }
+    this.#keys = { byQid, byName };
+    return this.#keys;
+  }
+
+  /** Row ids of the allowed skills with these qualified ids. */
+  idsOf(qids: readonly string[]): number[] {
+    const { byQid } = this.keys();
+    return qids.flatMap((qid) => {
+      const key = byQid.get(qid);
+      return key?.allowed ? [key.id] : [];
+    });
+  }
+
+  /**
+   * Row ids of the allowed skills named `query` (case-insensitively) or whose qualified id is
+   * `query`, in qualified-id order.
+   */
+  exactIds(query: string): number[] {
+    const { byQid, byName } = this.keys();
+    const keys = new Set(byName.get(query.toLowerCase()) ?? []);
+    const byId = byQid.get(query);
+    if (byId) keys.add(byId);
+    return [...keys]
+      .filter((k) => k.allowed)
+      .sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0))
+      .map((k) => k.id);
   }
 
   /** Skills in the index. */
@@ -70,15 +121,18 @@ export class SkillStore {
    * name is a 409 listing the candidates' ids.
    */
   resolve(nameOrId: string, field = "name"): StoredSkill {
-    const rows = nameOrId.includes("/")
-      ? this.sql.all<SkillRow>(
-          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE qid = ? AND allowed = 1`,
-          nameOrId,
-        )
-      : this.sql.all<SkillRow>(
-          `SELECT record, scope, use_count, last_used FROM trove_skills WHERE name = ? COLLATE NOCASE AND allowed = 1 ORDER BY qid`,
-          nameOrId,
-        );
+    const { byName } = this.keys();
+    const ids = nameOrId.includes("/")
+      ? this.idsOf([nameOrId])
+      : (byName.get(nameOrId.toLowerCase()) ?? []).filter((k) => k.allowed).map((k) => k.id);
+    const rows =
+      ids.length === 0
+        ? []
+        : this.sql.all<SkillRow>(
+            `SELECT record, scope, use_count, last_used FROM trove_skills
+             WHERE id IN (SELECT value FROM json_each(?)) ORDER BY qid`,
+            JSON.stringify(ids),
+          );
     if (rows.length === 0) throw unknownSkill(nameOrId, field);
     if (rows.length > 1) {
       const candidates = rows.map((r) => (JSON.parse(r.record) as BundledSkill).id);
@@ -108,19 +162,20 @@ export class SkillStore {
       return next === r.allowed ? [] : [[r.id, next]];
     });
     if (changes.length === 0) return 0;
+    this.invalidate();
     this.sql.run(
       `UPDATE trove_skills SET allowed = j.value->>1 FROM json_each(?) AS j WHERE trove_skills.id = j.value->>0`,
       JSON.stringify(changes),
     );
-    this.invalidate();
     return changes.length;
   }
 
   /** Records that skills were used (get, load, pre-flight): the directory ranks by it. */
-  markUsed(ids: readonly string[], now: number): void {
+  markUsed(qids: readonly string[], now: number): void {
+    const ids = this.idsOf(qids);
     if (ids.length === 0) return;
     this.sql.run(
-      `UPDATE trove_skills SET use_count = use_count + 1, last_used = ? WHERE qid IN (SELECT value FROM json_each(?))`,
+      `UPDATE trove_skills SET use_count = use_count + 1, last_used = ? WHERE id IN (SELECT value FROM json_each(?))`,
       now,
       JSON.stringify(ids),
     );

@@ -182,19 +182,23 @@ export class EventLog {
    * events about tools the policy does not allow now, as `list` does. `next_cursor` is the oldest id
    * looked at (pass it as `before`); 0 when the log has nothing older.
    */
-  listNewest(before: number | null, limit: number): { events: SessionEvent[]; next_cursor: number } {
+  listNewest(
+    before: number | null,
+    limit: number,
+    allows: (tool: string) => boolean,
+  ): { events: SessionEvent[]; next_cursor: number } {
     const events: SessionEvent[] = [];
     let cursor = before ?? Number.MAX_SAFE_INTEGER;
     for (;;) {
       const rows = this.sql.all<EventRow>(
-        `SELECT e.id, e.type, e.at, e.data, ${HIDDEN} AS hidden
-         FROM trove_events AS e WHERE e.id < ? ORDER BY e.id DESC LIMIT ?`,
+        `SELECT id, type, at, data, data->>'tool_name' AS tool FROM trove_events
+         WHERE id < ? ORDER BY id DESC LIMIT ?`,
         cursor,
         limit - events.length,
       );
       for (const r of rows) {
         cursor = r.id;
-        if (!r.hidden) events.push(toEvent(r));
+        if (r.tool === null || allows(r.tool)) events.push(toEvent(r));
       }
       if (rows.length === 0) return { events, next_cursor: 0 };
       if (events.length >= limit) return { events, next_cursor: cursor };
@@ -206,19 +210,23 @@ export class EventLog {
    * does not allow now (or that is gone) are left out, so the log never names a denied tool; the
    * page is filled from later events instead, and an empty page means the end.
    */
-  list(since: number, limit: number): { events: SessionEvent[]; next_cursor: number } {
+  list(
+    since: number,
+    limit: number,
+    allows: (tool: string) => boolean,
+  ): { events: SessionEvent[]; next_cursor: number } {
     const events: SessionEvent[] = [];
     let cursor = since;
     for (;;) {
       const rows = this.sql.all<EventRow>(
-        `SELECT e.id, e.type, e.at, e.data, ${HIDDEN} AS hidden
-         FROM trove_events AS e WHERE e.id > ? ORDER BY e.id LIMIT ?`,
+        `SELECT id, type, at, data, data->>'tool_name' AS tool FROM trove_events
+         WHERE id > ? ORDER BY id LIMIT ?`,
         cursor,
         limit - events.length,
       );
       for (const r of rows) {
         cursor = r.id;
-        if (!r.hidden) events.push(toEvent(r));
+        if (r.tool === null || allows(r.tool)) events.push(toEvent(r));
       }
       if (rows.length === 0 || events.length >= limit) return { events, next_cursor: cursor };
     }
@@ -230,12 +238,9 @@ interface EventRow {
   type: EventType;
   at: number;
   data: string;
-  hidden: number;
+  /** The tool the event names: it is shown only while the policy allows that tool. */
+  tool: string | null;
 }
-
-/** Whether an event names a tool the policy does not allow now (or that is gone). */
-const HIDDEN = `(e.data->>'tool_name' IS NOT NULL AND NOT EXISTS (
-  SELECT 1 FROM trove_tools AS t WHERE t.name = e.data->>'tool_name' AND t.allowed = 1))`;
 
 function toEvent(r: EventRow): SessionEvent {
   return { id: r.id, type: r.type, at: new Date(r.at).toISOString(), data: JSON.parse(r.data) };

@@ -103,15 +103,15 @@ export class ActivationStore {
     return new Set(rows.map((r) => r.tool_name));
   }
 
-  /** Every unexpired activation of a tool the policy allows, for `state`. */
-  list(now: number): Activation[] {
+  /** Every unexpired activation of a tool the policy allows (`allows`), for `state`. */
+  list(now: number, allows: (name: string) => boolean): Activation[] {
     return this.sql
       .all<ActivationRow>(
-        `SELECT a.tool_name, a.run_id, a.scope, a.source, a.reason, a.at, a.expires_at
-         FROM trove_activations AS a JOIN trove_tools AS t ON t.name = a.tool_name AND t.allowed = 1
-         WHERE a.expires_at IS NULL OR a.expires_at > ? ORDER BY a.at, a.tool_name`,
+        `SELECT tool_name, run_id, scope, source, reason, at, expires_at FROM trove_activations
+         WHERE expires_at IS NULL OR expires_at > ? ORDER BY at, tool_name`,
         now,
       )
+      .filter((r) => allows(r.tool_name))
       .map((r) => ({
         name: r.tool_name,
         scope: r.scope,

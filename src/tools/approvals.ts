@@ -61,12 +61,11 @@ export class ApprovalStore {
     by: string | null,
     note: string | null,
     now: number,
+    allows: (name: string) => boolean,
   ): Approval {
     const current = this.get(id);
     // An approval for a tool the policy no longer allows answers like one that never existed.
-    const allowed =
-      current && this.sql.one(`SELECT 1 AS x FROM trove_tools WHERE name = ? AND allowed = 1`, current.name);
-    if (!current || !allowed) throw unknownApproval();
+    if (!current || !allows(current.name)) throw unknownApproval();
     if (current.status !== "pending") {
       throw new TroveError("approval_already_decided", 409, `this approval is already ${current.status}`, {
         field: "approval_id",
@@ -109,14 +108,13 @@ export class ApprovalStore {
     return current;
   }
 
-  /** Pending approvals of tools the policy still allows. */
-  pending(): Approval[] {
+  /** Pending approvals of tools the policy still allows (`allows`). */
+  pending(allows: (name: string) => boolean): Approval[] {
     return this.sql
       .all<ApprovalRow>(
-        `SELECT ${COLUMNS} FROM trove_approvals
-         WHERE status = 'pending' AND tool_name IN (SELECT name FROM trove_tools WHERE allowed = 1)
-         ORDER BY requested_at, id`,
+        `SELECT ${COLUMNS} FROM trove_approvals WHERE status = 'pending' ORDER BY requested_at, id`,
       )
+      .filter((row) => allows(row.tool_name))
       .map(toApproval);
   }
 }

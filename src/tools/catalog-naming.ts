@@ -39,20 +39,21 @@ export function desiredProviderNames(
 }
 
 /**
- * provider_name is unique: every stored name that is about to change is cleared first; the
+ * Provider names stay unique: every stored name that is about to change is cleared first; the
  * desired names are injective, so afterwards nothing can collide.
  */
 export function freeProviderNames(
   sql: Sql,
   desired: ReadonlyMap<string, string | null>,
   current: ReadonlyMap<string, { provider: string | null }>,
+  ids: ReadonlyMap<string, number>,
 ): void {
   const changing = [...current]
     .filter(([name, s]) => desired.has(name) && s.provider !== null && s.provider !== desired.get(name))
-    .map(([name]) => name);
+    .map(([name]) => ids.get(name));
   for (const chunk of jsonChunks(changing)) {
     sql.run(
-      `UPDATE trove_tools SET provider_name = NULL WHERE name IN (SELECT value FROM json_each(?))`,
+      `UPDATE trove_tools SET provider_name = NULL WHERE id IN (SELECT value FROM json_each(?))`,
       chunk,
     );
   }
@@ -64,14 +65,15 @@ export function writeProviderNames(
   desired: ReadonlyMap<string, string | null>,
   stored: ReadonlyMap<string, { provider: string | null }>,
   written: ReadonlySet<string>,
+  ids: ReadonlyMap<string, number>,
 ): void {
   const renamed = [...desired]
-    .filter(([name, p]) => !written.has(name) && (stored.get(name)?.provider ?? null) !== p)
-    .map(([name, p]) => ({ name, provider_name: p }));
+    .filter(([name, p]) => !written.has(name) && ids.has(name) && (stored.get(name)?.provider ?? null) !== p)
+    .map(([name, p]) => ({ id: ids.get(name), provider_name: p }));
   for (const chunk of jsonChunks(renamed)) {
     sql.run(
       `UPDATE trove_tools SET provider_name = j.value->>'provider_name'
-       FROM json_each(?) AS j WHERE trove_tools.name = j.value->>'name'`,
+       FROM json_each(?) AS j WHERE trove_tools.id = j.value->>'id'`,
       chunk,
     );
   }

@@ -1,4 +1,4 @@
-// Reads of single tools for activation, resolution and context: allowed tools only.
+// Reads of tools by row id for activation, resolution and context (the catalog store finds the ids).
 import type { Sql } from "../db/sql";
 import type { LoadingMode, NormalizedTool } from "./tool-record";
 
@@ -9,7 +9,7 @@ export interface StoredTool {
   qualified_name: string;
   effective_mode: LoadingMode;
   record: NormalizedTool;
-  /** Who brought it: "agent", "pack:<pack>" or "skill:<qid>". */
+  /** Who brought it: "agent", "catalog:<name>", "pack:<pack>" or "skill:<qid>". */
   source: string;
 }
 
@@ -36,40 +36,13 @@ function toStoredTool(row: StoredToolRow): StoredTool {
   };
 }
 
-/**
- * An allowed tool by its name or its provider name; undefined for unknown and denied tools alike,
- * so callers cannot tell them apart.
- */
-export function findTool(sql: Sql, nameOrProviderName: string): StoredTool | undefined {
-  const row =
-    sql.one<StoredToolRow>(
-      `SELECT ${STORED_COLUMNS} FROM trove_tools WHERE name = ? AND allowed = 1`,
-      nameOrProviderName,
-    ) ??
-    sql.one<StoredToolRow>(
-      `SELECT ${STORED_COLUMNS} FROM trove_tools WHERE provider_name = ? AND allowed = 1`,
-      nameOrProviderName,
-    );
-  return row ? toStoredTool(row) : undefined;
-}
-
-/** Allowed tools that are always loaded or among `activated`, by name. */
-export function visibleTools(sql: Sql, activated: ReadonlySet<string>): StoredTool[] {
+/** The tools of the given row ids (ids only: trove_tools has no other index), by name. */
+export function readTools(sql: Sql, ids: readonly number[]): StoredTool[] {
+  if (ids.length === 0) return [];
   return sql
     .all<StoredToolRow>(
-      `SELECT ${STORED_COLUMNS} FROM trove_tools
-       WHERE allowed = 1 AND (effective_mode = 'always' OR name IN (SELECT value FROM json_each(?)))
-       ORDER BY name`,
-      JSON.stringify([...activated]),
+      `SELECT ${STORED_COLUMNS} FROM trove_tools WHERE id IN (SELECT value FROM json_each(?)) ORDER BY name`,
+      JSON.stringify(ids),
     )
     .map(toStoredTool);
-}
-
-/** Provider names of the given tools. */
-export function providerNamesOf(sql: Sql, names: readonly string[]): Map<string, string> {
-  const rows = sql.all<{ name: string; provider_name: string | null }>(
-    `SELECT name, provider_name FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`,
-    JSON.stringify(names),
-  );
-  return new Map(rows.map((r) => [r.name, r.provider_name ?? r.name]));
 }

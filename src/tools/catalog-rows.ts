@@ -1,5 +1,6 @@
 // The trove_tools row as catalog sync writes it: its type, how a record becomes one, and the bulk
 // upsert that reads rows by column name from a JSON array.
+import type { Sql, SqlValue } from "../db/sql";
 import type { Visibility } from "./policy";
 import type { ToolSearchFields } from "./tool-index";
 import { toolSearchFields } from "./tool-index";
@@ -17,7 +18,7 @@ import {
  */
 export type ToolSource = "agent" | `catalog:${string}` | `pack:${string}` | `skill:${string}`;
 
-/** A trove_tools row as sync writes it, one field per column (the bulk upsert reads them by name). */
+/** A trove_tools row as sync writes it, one field per column (the bulk writes read them by name). */
 export interface ToolRow extends ToolSearchFields {
   name: string;
   qualified_name: string;
@@ -40,24 +41,61 @@ export interface ToolRow extends ToolSearchFields {
 /** A new or changed record: its row, short of what is decided when writing. */
 export type PlannedRow = Omit<ToolRow, "provider_name" | "source">;
 
-export const UPSERT = `
-  INSERT INTO trove_tools (name, qualified_name, local_name, namespace, description, tags, side_effects,
-    loading_mode, effective_mode, allowed, record, record_hash,
-    f_name, f_namespace, f_tags, f_description, f_params, f_examples, provider_name, source)
-  SELECT j.value->>'name', j.value->>'qualified_name', j.value->>'local_name', j.value->>'namespace',
-    j.value->>'description', j.value->>'tags', j.value->>'side_effects', j.value->>'loading_mode',
-    j.value->>'effective_mode', j.value->>'allowed', j.value->>'record', j.value->>'record_hash',
-    j.value->>'f_name', j.value->>'f_namespace', j.value->>'f_tags', j.value->>'f_description',
-    j.value->>'f_params', j.value->>'f_examples', j.value->>'provider_name', j.value->>'source'
-  FROM json_each(?) AS j WHERE true
-  ON CONFLICT (name) DO UPDATE SET
-    qualified_name = excluded.qualified_name, local_name = excluded.local_name,
-    namespace = excluded.namespace, description = excluded.description, tags = excluded.tags,
-    side_effects = excluded.side_effects, loading_mode = excluded.loading_mode,
-    effective_mode = excluded.effective_mode, allowed = excluded.allowed, record = excluded.record,
-    record_hash = excluded.record_hash, f_name = excluded.f_name, f_namespace = excluded.f_namespace,
-    f_tags = excluded.f_tags, f_description = excluded.f_description, f_params = excluded.f_params,
-    f_examples = excluded.f_examples, provider_name = excluded.provider_name, source = excluded.source`;
+/** The tools' FTS columns (src/db/migrations.ts, since version 7). */
+const SEARCH_COLUMNS = "f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned";
+
+const COLUMNS = [
+  "name",
+  "qualified_name",
+  "local_name",
+  "namespace",
+  "description",
+  "tags",
+  "side_effects",
+  "loading_mode",
+  "effective_mode",
+  "allowed",
+  "record",
+  "record_hash",
+  "f_name",
+  "f_namespace",
+  "f_tags",
+  "f_description",
+  "f_params",
+  "f_examples",
+  "provider_name",
+  "source",
+] as const;
+
+/**
+ * Writes rows one prepared statement each: measured several times faster than one `json_each`
+ * statement, whose every `->>` parses the element's JSON again.
+ */
+const INSERT_ROW = `INSERT INTO trove_tools (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")})`;
+const UPDATE_ROW = `UPDATE trove_tools SET (${COLUMNS.join(", ")}) = (${COLUMNS.map(() => "?").join(", ")}) WHERE id = ?`;
+
+const values = (row: ToolRow): SqlValue[] => COLUMNS.map((c) => row[c]);
+
+/** Inserts new rows and indexes them in one FTS statement (no per-row trigger, as for skills). */
+export function insertRows(sql: Sql, rows: readonly ToolRow[]): void {
+  if (rows.length === 0) return;
+  // Rowids are max + 1: every row inserted now has an id above the current largest.
+  const before = sql.one<{ id: number | null }>(`SELECT max(id) AS id FROM trove_tools`)?.id ?? 0;
+  for (const row of rows) sql.run(INSERT_ROW, ...values(row));
+  sql.run(
+    `INSERT INTO trove_tools_fts (rowid, ${SEARCH_COLUMNS})
+     SELECT id, ${SEARCH_COLUMNS} FROM trove_tools WHERE id > ? AND allowed = 1`,
+    before,
+  );
+}
+
+/** Rewrites stored rows by id (their FTS documents follow through the update trigger). */
+export function updateRows(sql: Sql, rows: readonly (ToolRow & { id: number })[]): void {
+  for (const row of rows) sql.run(UPDATE_ROW, ...values(row), row.id);
+}
+
+/** A row's fields that depend on the record alone, not on the session's policy. */
+export type RecordRow = Omit<PlannedRow, "effective_mode" | "allowed">;
 
 /** The row of a new or changed record (provider name and source are added when writing). */
 export function toolRow(
@@ -66,20 +104,35 @@ export function toolRow(
   hash: string,
   visibility: Visibility,
 ): PlannedRow {
-  const qualified = qualifiedName(tool);
+  return withVisibility(recordRow(tool, json, hash), visibility);
+}
+
+/**
+ * What a record's row holds whatever the session: a published catalog computes it once, when it is
+ * published, and every session using the catalog only adds its policy's view (withVisibility).
+ */
+export function recordRow(tool: NormalizedTool, json: string, hash: string): RecordRow {
   return {
     name: tool.name,
-    qualified_name: qualified,
+    qualified_name: qualifiedName(tool),
     local_name: localName(tool),
     namespace: tool.namespace,
     description: tool.description,
     tags: JSON.stringify(tool.tags ?? []),
     side_effects: tool.side_effects,
     loading_mode: tool.loading_mode ?? null,
-    effective_mode: visibility.mode(tool.name, qualified, tool.loading_mode),
-    allowed: visibility.allowed(tool.name, qualified) ? 1 : 0,
     record: json,
     record_hash: hash,
     ...toolSearchFields(tool),
+  };
+}
+
+/** The session's view of a row: whether its policy allows the tool, and how it loads. */
+export function withVisibility(row: RecordRow, visibility: Visibility): PlannedRow {
+  const loading = row.loading_mode ?? undefined;
+  return {
+    ...row,
+    effective_mode: visibility.mode(row.name, row.qualified_name, loading),
+    allowed: visibility.allowed(row.name, row.qualified_name) ? 1 : 0,
   };
 }

@@ -10,14 +10,22 @@ import {
   freeProviderNames,
   writeProviderNames,
 } from "./catalog-naming";
-import { findTool, providerNamesOf, type StoredTool, visibleTools } from "./catalog-queries";
-import { type PlannedRow, type ToolRow, type ToolSource, toolRow, UPSERT } from "./catalog-rows";
+import { readTools, type StoredTool } from "./catalog-queries";
+import {
+  insertRows,
+  type PlannedRow,
+  type RecordRow,
+  type ToolRow,
+  type ToolSource,
+  toolRow,
+  updateRows,
+  withVisibility,
+} from "./catalog-rows";
 import type { Visibility } from "./policy";
 import {
   hashTool,
   type LoadingMode,
   MAX_TOOLS,
-  type NormalizedTool,
   normalizeTool,
   type SideEffects,
   type ToolRecordInput,
@@ -34,9 +42,9 @@ export interface SyncResult {
 
 const AGENT: ToolSource = "agent";
 
-/** A record of a published catalog: canonical JSON of the normalized record and its sha256. */
+/** A record of a published catalog: its row as the catalog computed it (JSON RecordRow). */
 export interface PublishedRecord {
-  json: string;
+  row: string;
   hash: string;
 }
 
@@ -53,6 +61,9 @@ export interface CatalogEntry {
   id: number;
   name: string;
   qualified_name: string;
+  local_name: string;
+  /** The name the model sees; null while the policy denies the tool. */
+  provider_name: string | null;
   namespace: string;
   description: string;
   /** Tags joined by spaces. */
@@ -71,11 +82,25 @@ export interface CatalogCounts {
 }
 
 const ASCII = /^\p{ASCII}*$/u;
-const ENTRY_COLUMNS = `id, name, qualified_name, namespace, description, tags, side_effects, effective_mode, allowed`;
+const ENTRY_COLUMNS = `id, name, qualified_name, local_name, provider_name, namespace, description, tags,
+  side_effects, effective_mode, allowed`;
 
 interface Held {
+  id: number;
   hash: string;
   source: ToolSource;
+}
+
+/**
+ * How names find entries. trove_tools has no index but its rowid (every index is another row
+ * written per tool in every new session): lookups by name go through these maps, kept in memory
+ * until the next write, and then read rows by id.
+ */
+interface Lookup {
+  byName: Map<string, CatalogEntry>;
+  byProvider: Map<string, CatalogEntry>;
+  /** Lowercased name, qualified name and local name → entries (exact search is case-insensitive). */
+  folded: Map<string, CatalogEntry[]>;
 }
 
 /** What a sync changes, worked out before anything is written. */
@@ -104,6 +129,7 @@ export class CatalogStore {
   /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
   #hashByRaw = new Map<string, string>();
   #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
+  #lookup: Lookup | null = null;
 
   /**
    * @param reserved names of Trove's own tools: the agent's catalog may not hold one and no
@@ -119,6 +145,7 @@ export class CatalogStore {
     this.#hashes = null;
     this.#naming = null;
     this.#entries = null;
+    this.#lookup = null;
     this.#size = null;
     this.#counts = null;
     this.#vocabulary = null;
@@ -182,18 +209,19 @@ export class CatalogStore {
       hashByRaw: new Map(),
     };
     const skipped: string[] = [];
-    for (const { json, hash } of changes.tools) {
-      const tool = JSON.parse(json) as NormalizedTool;
-      if (others.has(tool.name)) {
-        skipped.push(tool.name);
+    for (const { row, hash } of changes.tools) {
+      // Computed by the catalog's object from a record it validated and normalized.
+      const record = JSON.parse(row) as RecordRow;
+      if (others.has(record.name)) {
+        skipped.push(record.name);
         continue;
       }
-      next.set(tool.name, hash);
-      const previous = existing.get(tool.name);
+      next.set(record.name, hash);
+      const previous = existing.get(record.name);
       if (previous === hash) continue;
       if (previous === undefined) plan.added++;
       else plan.updated++;
-      plan.rows.push(toolRow(tool, json, hash, visibility));
+      plan.rows.push(withVisibility(record, visibility));
     }
     for (const name of changes.removed) next.delete(name);
     plan.removed = [...existing.keys()].filter((name) => !next.has(name));
@@ -305,19 +333,38 @@ export class CatalogStore {
   /** Deletes, upserts and renames what `plan` says; returns the catalog fingerprint after it. */
   private writeSync(plan: SyncPlan, present: readonly string[], source: ToolSource): string {
     const stored = this.naming();
+    const ids = this.ids();
     this.invalidate();
+    const removedIds = plan.removed.map((name) => ids.get(name));
+    for (const chunk of jsonChunks(removedIds)) {
+      this.sql.run(`DELETE FROM trove_tools WHERE id IN (SELECT value FROM json_each(?))`, chunk);
+    }
+    // What a foreign key would cascade: a removed tool's activations go with it.
     for (const chunk of jsonChunks(plan.removed)) {
-      this.sql.run(`DELETE FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`, chunk);
+      this.sql.run(
+        `DELETE FROM trove_activations WHERE tool_name IN (SELECT value FROM json_each(?))`,
+        chunk,
+      );
     }
     const desired = this.providerNamesAfter(plan.rows, present, stored);
-    freeProviderNames(this.sql, desired, stored);
+    freeProviderNames(this.sql, desired, stored, ids);
     const rows: ToolRow[] = plan.rows.map((row) => ({
       ...row,
       provider_name: desired.get(row.name) ?? null,
       source,
     }));
-    for (const chunk of jsonChunks(rows)) this.sql.run(UPSERT, chunk);
-    writeProviderNames(this.sql, desired, stored, new Set(rows.map((row) => row.name)));
+    insertRows(
+      this.sql,
+      rows.filter((row) => !ids.has(row.name)),
+    );
+    updateRows(
+      this.sql,
+      rows.flatMap((row) => {
+        const id = ids.get(row.name);
+        return id === undefined ? [] : [{ ...row, id }];
+      }),
+    );
+    writeProviderNames(this.sql, desired, stored, new Set(rows.map((row) => row.name)), ids);
     // The fingerprint is the agent's: it tells the agent whether its own catalog must be re-sent.
     const fingerprint = source === AGENT ? fingerprintOf(plan.next.values()) : this.fingerprint();
     if (source === AGENT) {
@@ -327,10 +374,6 @@ export class CatalogStore {
         fingerprint,
       );
     }
-    this.#hashes = new Map([
-      ...plan.others,
-      ...[...plan.next].map(([name, hash]) => [name, { hash, source }] as const),
-    ]);
     return fingerprint;
   }
 
@@ -388,24 +431,82 @@ export class CatalogStore {
         { provider: changed.get(r.id) === false ? null : (stored.get(r.name)?.provider ?? null) },
       ]),
     );
-    freeProviderNames(this.sql, desired, current);
-    writeProviderNames(this.sql, desired, current, new Set());
+    const ids = new Map(rows.map((r) => [r.name, r.id]));
+    freeProviderNames(this.sql, desired, current, ids);
+    writeProviderNames(this.sql, desired, current, new Set(), ids);
     return changes.length;
   }
 
   /** An allowed tool by name or provider name; unknown and denied tools alike give undefined. */
   find(nameOrProviderName: string): StoredTool | undefined {
-    return findTool(this.sql, nameOrProviderName);
+    const { byName, byProvider } = this.lookup();
+    // A denied tool's name may be another allowed tool's provider name (`a:b` is shown as `a_b`
+    // when the tool `a_b` is denied): the name counts only when its tool is allowed.
+    const entry = [byName.get(nameOrProviderName), byProvider.get(nameOrProviderName)].find(
+      (e) => e?.allowed === 1,
+    );
+    return entry ? readTools(this.sql, [entry.id])[0] : undefined;
+  }
+
+  /** Whether the policy allows a tool of this exact name (false for unknown tools too). */
+  allows(name: string): boolean {
+    return this.lookup().byName.get(name)?.allowed === 1;
   }
 
   /** Allowed tools that are always loaded or among `activated`, by name. */
   visible(activated: ReadonlySet<string>): StoredTool[] {
-    return visibleTools(this.sql, activated);
+    const ids = this.entries()
+      .filter((e) => e.allowed === 1 && (e.effective_mode === "always" || activated.has(e.name)))
+      .map((e) => e.id);
+    return readTools(this.sql, ids);
+  }
+
+  /**
+   * Allowed tools whose name, namespace-qualified name or name without namespace is `name` in any
+   * case, or whose provider name is exactly `name`; deferred ones only unless `includeAlways`.
+   */
+  exact(name: string, includeAlways: boolean): CatalogEntry[] {
+    const { byProvider, folded } = this.lookup();
+    const hits = new Set(folded.get(name.toLowerCase()) ?? []);
+    const provider = byProvider.get(name);
+    if (provider) hits.add(provider);
+    return [...hits]
+      .filter((e) => e.allowed === 1 && (includeAlways || e.effective_mode === "deferred"))
+      .sort((a, b) => a.id - b.id);
   }
 
   /** Provider names of the given tools (for search results). */
   providerNamesOf(names: readonly string[]): Map<string, string> {
-    return providerNamesOf(this.sql, names);
+    const { byName } = this.lookup();
+    const out = new Map<string, string>();
+    for (const name of names) {
+      const entry = byName.get(name);
+      if (entry) out.set(name, entry.provider_name ?? name);
+    }
+    return out;
+  }
+
+  /** Row ids by tool name (the learned-text refresh writes by id). */
+  ids(): Map<string, number> {
+    return new Map([...this.hashes()].map(([name, held]) => [name, held.id]));
+  }
+
+  private lookup(): Lookup {
+    if (this.#lookup) return this.#lookup;
+    const lookup: Lookup = { byName: new Map(), byProvider: new Map(), folded: new Map() };
+    for (const entry of this.entries()) {
+      lookup.byName.set(entry.name, entry);
+      if (entry.provider_name !== null) lookup.byProvider.set(entry.provider_name, entry);
+      for (const key of new Set(
+        [entry.name, entry.qualified_name, entry.local_name].map((n) => n.toLowerCase()),
+      )) {
+        const list = lookup.folded.get(key) ?? [];
+        list.push(entry);
+        lookup.folded.set(key, list);
+      }
+    }
+    this.#lookup = lookup;
+    return lookup;
   }
 
   /** Counts over allowed tools only: a denied tool is never counted. Cached until the next write. */
@@ -482,10 +583,10 @@ export class CatalogStore {
   private hashes(): Map<string, Held> {
     this.#hashes ??= new Map(
       this.sql
-        .all<{ name: string; record_hash: string; source: ToolSource }>(
-          `SELECT name, record_hash, source FROM trove_tools`,
+        .all<{ id: number; name: string; record_hash: string; source: ToolSource }>(
+          `SELECT id, name, record_hash, source FROM trove_tools`,
         )
-        .map((r) => [r.name, { hash: r.record_hash, source: r.source }]),
+        .map((r) => [r.name, { id: r.id, hash: r.record_hash, source: r.source }]),
     );
     return this.#hashes;
   }

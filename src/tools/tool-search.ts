@@ -88,7 +88,7 @@ export function searchTools(scope: SearchScope, request: ToolSearchRequest): Too
 function findCandidates(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
   switch (request.search_type) {
     case "exact":
-      return exactMatches(scope.sql, request.query.trim(), request.include_always_loaded).map((c) => ({
+      return exactMatches(scope.catalog, request.query.trim(), request.include_always_loaded).map((c) => ({
         ...c,
         score: 1,
         relevance: 1,
@@ -104,21 +104,17 @@ function findCandidates(scope: SearchScope, request: ToolSearchRequest): Candida
  * Case-insensitive match on the name, the namespace-qualified name or the name without namespace;
  * exact match on the provider name the model sees (`github_create_issue`).
  */
-function exactMatches(sql: Sql, name: string, includeAlways: boolean): ToolRow[] {
+function exactMatches(catalog: CatalogStore, name: string, includeAlways: boolean): ToolRow[] {
   if (!TOOL_NAME.test(name)) return [];
-  return sql.all(
-    // A UNION, not an OR, so each arm uses its own NOCASE index; CROSS JOIN keeps SQLite from
-    // starting at the visibility index and scanning every allowed tool.
-    `SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode
-     FROM (SELECT id FROM trove_tools WHERE name = ?1 COLLATE NOCASE
-           UNION SELECT id FROM trove_tools WHERE qualified_name = ?1 COLLATE NOCASE
-           UNION SELECT id FROM trove_tools WHERE local_name = ?1 COLLATE NOCASE
-           UNION SELECT id FROM trove_tools WHERE provider_name = ?1) AS m
-     CROSS JOIN trove_tools AS t ON t.id = m.id
-     WHERE t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')`,
-    name,
-    includeAlways ? 1 : 0,
-  );
+  return catalog
+    .exact(name, includeAlways)
+    .map(({ name, namespace, description, side_effects, effective_mode }) => ({
+      name,
+      namespace,
+      description,
+      side_effects,
+      effective_mode,
+    }));
 }
 
 /**
@@ -217,7 +213,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
   const include = request.include_always_loaded ? 1 : 0;
-  const exact = exactMatches(scope.sql, request.query.trim(), request.include_always_loaded);
+  const exact = exactMatches(scope.catalog, request.query.trim(), request.include_always_loaded);
   return ftsSearch(TOOL_INDEX, {
     query: request.query,
     limit: request.limit,

@@ -10,10 +10,14 @@ import { sessionStub } from "../support/session";
 
 function tools(ns: string) {
   return [
-    { name: `${ns}.create_issue`, description: "Create an issue in a repository", side_effects: "write" },
+    {
+      name: `${ns}.create_issue`,
+      description: "Create an issue in a repository",
+      side_effects: "write" as const,
+    },
     { name: `${ns}.list_issues`, description: "List the open issues of a repository" },
     { name: `${ns}.merge_pull_request`, description: "Merge a pull request" },
-    { name: `${ns}.whoami`, description: "The signed-in user", loading_mode: "always" },
+    { name: `${ns}.whoami`, description: "The signed-in user", loading_mode: "always" as const },
   ];
 }
 

@@ -1,8 +1,12 @@
 // Cost you can see (issue 16, part 3): every session response says what it cost the session's
-// storage, and the session resource reports its stored bytes.
-import { SELF } from "cloudflare:test";
+// storage, and the session resource reports its stored bytes. Slim storage (part 2): what a new
+// session writes per tool and per bundled skill.
+import { runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { compilePacks } from "../../src/compiler/compile";
+import type { Bundle } from "../../src/packs/bundle";
 import { call, KEY_A, newSid } from "../support/http";
+import { sessionStub } from "../support/session";
 
 async function post(sid: string, name: string, body: unknown) {
   const res = await SELF.fetch(`https://trove.test/v1/sessions/${sid}/${name}`, {
@@ -76,3 +80,62 @@ describe("storage cost headers", () => {
     expect(large).toBeGreaterThan(small);
   });
 });
+
+/** A bundle of `n` Penguiflow skills in one pack, compiled as build:packs would. */
+function skillBundle(n: number) {
+  const files = [{ path: "slim/pack.yaml", content: "name: slim\n" }];
+  for (let i = 0; i < n; i++) {
+    files.push({
+      path: `slim/s${i}.skill.json`,
+      content: JSON.stringify({
+        name: `skill-${i}`,
+        title: `Playbook ${i}`,
+        trigger: `When the user asks for report ${i}`,
+        steps: ["Find the tool", "Call it", "Report"],
+      }),
+    });
+  }
+  const { bundle, errors } = compilePacks(files);
+  expect(errors).toEqual([]);
+  return bundle;
+}
+
+describe("slim storage (issue 16, part 2)", () => {
+  it("a new session writes at most 3 rows per tool, uploaded or published", async () => {
+    const n = 400;
+    const uploaded = await post(newSid(), "catalog_sync", { tools: tools(n) });
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.written).toBeLessThanOrEqual(3 * n);
+
+    const name = `slim-${crypto.randomUUID().slice(0, 8)}`;
+    expect((await call("PUT", `/v1/catalogs/${name}`, { tools: tools(n) })).status).toBe(200);
+    const base = await put(newSid(), {});
+    const attached = await put(newSid(), { catalog: name });
+    expect(attached.status).toBe(200);
+    expect(attached.written - base.written).toBeLessThanOrEqual(3 * n);
+  });
+
+  it("a new session writes at most 2 rows per bundled skill", async () => {
+    const n = 60;
+    const written = async (bundle: Bundle) => {
+      const sid = newSid();
+      await runInDurableObject(sessionStub(sid), (obj) => {
+        obj.bundle = bundle;
+      });
+      return (await post(sid, "skill_list", {})).written;
+    };
+    const none = await written(skillBundle(0));
+    const many = await written(skillBundle(n));
+    expect(many - none).toBeLessThanOrEqual(2 * n);
+  });
+});
+
+async function put(sid: string, body: unknown) {
+  const res = await SELF.fetch(`https://trove.test/v1/sessions/${sid}`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  return { status: res.status, written: Number(res.headers.get("trove-rows-written")) };
+}

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../../src/db/migrations";
 import { CatalogSyncInput } from "../../src/ops/tool-ops";
 import type { SessionObject } from "../../src/session-object";
+import { DEFAULT_CONFIG } from "../../src/state/config";
 import { fingerprintOf } from "../../src/tools/catalog-store";
+import { visibilityFor } from "../../src/tools/policy";
 import { call, newSid, op } from "../support/http";
 import { sessionStub } from "../support/session";
 
@@ -313,19 +315,9 @@ describe("schema", () => {
           "type": "index",
         },
         {
-          "name": "sqlite_autoindex_trove_skills_1",
-          "sql": null,
-          "type": "index",
-        },
-        {
-          "name": "sqlite_autoindex_trove_tools_1",
-          "sql": null,
-          "type": "index",
-        },
-        {
           "name": "trove_activations",
-          "sql": "CREATE TABLE trove_activations (
-              tool_name TEXT NOT NULL REFERENCES trove_tools (name) ON DELETE CASCADE,
+          "sql": "CREATE TABLE "trove_activations" (
+              tool_name TEXT NOT NULL,
               run_id TEXT NOT NULL,
               scope TEXT NOT NULL,
               source TEXT NOT NULL,
@@ -424,9 +416,9 @@ describe("schema", () => {
         },
         {
           "name": "trove_skills",
-          "sql": "CREATE TABLE trove_skills (
+          "sql": "CREATE TABLE "trove_skills" (
               id INTEGER PRIMARY KEY,
-              qid TEXT NOT NULL UNIQUE,
+              qid TEXT NOT NULL,
               name TEXT NOT NULL,
               pack TEXT NOT NULL,
               title TEXT NOT NULL,
@@ -495,11 +487,6 @@ describe("schema", () => {
           "type": "trigger",
         },
         {
-          "name": "trove_skills_name",
-          "sql": "CREATE INDEX trove_skills_name ON trove_skills (name COLLATE NOCASE)",
-          "type": "index",
-        },
-        {
           "name": "trove_skills_searchable",
           "sql": "CREATE VIEW trove_skills_searchable AS SELECT id, f_name, f_title, f_tags, f_trigger, f_description, f_body FROM trove_skills WHERE allowed = 1",
           "type": "view",
@@ -511,9 +498,9 @@ describe("schema", () => {
         },
         {
           "name": "trove_tools",
-          "sql": "CREATE TABLE trove_tools (
+          "sql": "CREATE TABLE "trove_tools" (
               id INTEGER PRIMARY KEY,
-              name TEXT NOT NULL UNIQUE,
+              name TEXT NOT NULL,
               qualified_name TEXT NOT NULL,
               local_name TEXT NOT NULL,
               namespace TEXT NOT NULL,
@@ -530,8 +517,11 @@ describe("schema", () => {
               f_tags TEXT NOT NULL,
               f_description TEXT NOT NULL,
               f_params TEXT NOT NULL,
-              f_examples TEXT NOT NULL
-            , provider_name TEXT, source TEXT NOT NULL DEFAULT 'agent', f_learned TEXT NOT NULL DEFAULT '')",
+              f_examples TEXT NOT NULL,
+              provider_name TEXT,
+              source TEXT NOT NULL,
+              f_learned TEXT NOT NULL DEFAULT ''
+            )",
           "type": "table",
         },
         {
@@ -569,13 +559,6 @@ describe("schema", () => {
           "type": "table",
         },
         {
-          "name": "trove_tools_fts_insert",
-          "sql": "CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
-              INSERT INTO trove_tools_fts (rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned) VALUES (new.id, new.f_name, new.f_namespace, new.f_tags, new.f_description, new.f_params, new.f_examples, new.f_learned);
-            END",
-          "type": "trigger",
-        },
-        {
           "name": "trove_tools_fts_update",
           "sql": "CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned ON trove_tools BEGIN
               INSERT INTO trove_tools_fts (trove_tools_fts, rowid, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned)
@@ -585,35 +568,10 @@ describe("schema", () => {
           "type": "trigger",
         },
         {
-          "name": "trove_tools_local_nocase",
-          "sql": "CREATE INDEX trove_tools_local_nocase ON trove_tools (local_name COLLATE NOCASE)",
-          "type": "index",
-        },
-        {
-          "name": "trove_tools_name_nocase",
-          "sql": "CREATE INDEX trove_tools_name_nocase ON trove_tools (name COLLATE NOCASE)",
-          "type": "index",
-        },
-        {
-          "name": "trove_tools_provider_name",
-          "sql": "CREATE UNIQUE INDEX trove_tools_provider_name ON trove_tools (provider_name)",
-          "type": "index",
-        },
-        {
-          "name": "trove_tools_qualified_nocase",
-          "sql": "CREATE INDEX trove_tools_qualified_nocase ON trove_tools (qualified_name COLLATE NOCASE)",
-          "type": "index",
-        },
-        {
           "name": "trove_tools_searchable",
           "sql": "CREATE VIEW trove_tools_searchable AS
               SELECT id, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned FROM trove_tools WHERE allowed = 1",
           "type": "view",
-        },
-        {
-          "name": "trove_tools_visibility",
-          "sql": "CREATE INDEX trove_tools_visibility ON trove_tools (allowed, effective_mode)",
-          "type": "index",
         },
         {
           "name": "trove_tools_vocab",
@@ -648,6 +606,58 @@ describe("schema", () => {
       expect(obj.sql.stats.rowsWritten - before).toBe(0);
       expect(obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_schema`)?.n).toBe(MIGRATIONS.length);
       expect(obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools`)?.n).toBe(3);
+    });
+  });
+
+  it("migrates a session stored before slim storage (version 7) without losing a tool, activation or skill", async () => {
+    const sid = newSid();
+    await inObject(sid, async (obj, state) => {
+      await state.storage.deleteAll();
+      obj.sql.run(
+        `CREATE TABLE trove_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+      );
+      for (const m of MIGRATIONS.filter((m) => m.version <= 7)) {
+        for (const statement of m.statements) obj.sql.run(statement);
+        obj.sql.run(`INSERT INTO trove_schema VALUES (?, ?, 0)`, m.version, m.name);
+      }
+      // A tool, its activation and a skill as version 7 stored them (its insert trigger indexes the tool).
+      obj.sql.run(
+        `INSERT INTO trove_tools (name, qualified_name, local_name, namespace, description, tags, side_effects,
+           loading_mode, effective_mode, allowed, record, record_hash, f_name, f_namespace, f_tags, f_description,
+           f_params, f_examples, provider_name, source, f_learned)
+         VALUES ('gh.open_issue', 'gh.open_issue', 'open_issue', 'gh', 'Open an issue', '[]', 'write', NULL,
+           'deferred', 1, '{"name":"gh.open_issue","description":"Open an issue","namespace":"gh","side_effects":"write"}',
+           'h1', 'open issu', 'gh', '', 'open issu', '', '', 'gh_open_issue', 'agent', 'file bug')`,
+      );
+      obj.sql.run(
+        `INSERT INTO trove_activations VALUES ('gh.open_issue', '', 'session', 'search', NULL, 1, NULL)`,
+      );
+      const skillColumns =
+        "qid, name, pack, title, description, trigger, task_type, tags, origin, scope, record, content_hash, f_name, f_title, f_tags, f_trigger, f_description, f_body";
+      obj.sql.run(
+        `INSERT INTO trove_skills (${skillColumns}) VALUES ('p/triage', 'triage', 'p', 'Triage', 'd', 't', NULL, '[]',
+           'penguiflow', 'global', '{}', 'c1', 'triag', 'triag', '', 't', 'd', 'b')`,
+      );
+      obj.sql.run(
+        `INSERT INTO trove_skills_fts (rowid, f_name, f_title, f_tags, f_trigger, f_description, f_body)
+         SELECT id, f_name, f_title, f_tags, f_trigger, f_description, f_body FROM trove_skills`,
+      );
+
+      expect(migrate(obj.sql, (fn) => state.storage.transactionSync(fn))).toBe(MIGRATIONS.at(-1)?.version);
+      integrityCheck(obj);
+      obj.sql.run(`INSERT INTO trove_skills_fts(trove_skills_fts, rank) VALUES('integrity-check', 1)`);
+      const hit = (table: string, term: string) =>
+        obj.sql.all<{ rowid: number }>(`SELECT rowid FROM ${table} WHERE ${table} MATCH ?`, `"${term}"`)
+          .length;
+      expect(hit("trove_tools_fts", "issu")).toBe(1);
+      expect(hit("trove_tools_fts", "bug")).toBe(1);
+      expect(hit("trove_skills_fts", "triag")).toBe(1);
+      expect(obj.sql.one(`SELECT tool_name FROM trove_activations`)).toEqual({ tool_name: "gh.open_issue" });
+      obj.catalog.invalidate();
+      expect(obj.catalog.find("gh_open_issue")?.name).toBe("gh.open_issue");
+      // The activation outlives nothing it named: removing the tool removes it, as the foreign key did.
+      state.storage.transactionSync(() => obj.catalog.sync([], "replace", visibilityFor(DEFAULT_CONFIG)));
+      expect(obj.sql.one(`SELECT count(*) AS n FROM trove_activations`)).toEqual({ n: 0 });
     });
   });
 
