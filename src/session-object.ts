@@ -125,7 +125,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.events.rollback();
       // What the failed transaction wrote to the catalog is gone: read it again.
       this.catalog.invalidate();
-      this.published.reset();
+      this.published.rollback();
       if (!(err instanceof TroveError)) {
         console.error(
           JSON.stringify({

@@ -47,6 +47,8 @@ const source = (name: string) => `catalog:${name}` as const;
 export class SessionCatalog {
   #held: HeldCatalog | null | undefined;
   #checkedAt = 0;
+  /** The held catalog's last check found it deleted: the session answers so until the next check. */
+  #deleted = false;
   /** Calls this object made to catalog objects since it started (tests and benches count them). */
   calls = 0;
 
@@ -75,7 +77,9 @@ export class SessionCatalog {
     const held = this.held();
     if (wanted === null) return held ? { kind: "drop" } : { kind: "none" };
     const holds = held?.name === wanted;
-    if (holds && now - this.#checkedAt < CATALOG_REFRESH_MS) return { kind: "none" };
+    if (holds && now - this.#checkedAt < CATALOG_REFRESH_MS) {
+      return this.#deleted ? { kind: "missing", name: wanted } : { kind: "none" };
+    }
     const stub = stubFor(wanted);
     if (!stub) return { kind: "missing", name: wanted };
     this.#checkedAt = now;
@@ -98,6 +102,7 @@ export class SessionCatalog {
         retry_safe: true,
       });
     }
+    this.#deleted = holds && changes.status === "missing";
     if (changes.status === "missing") return { kind: "missing", name: wanted };
     const current = holds && changes.epoch === held.epoch && changes.version === held.version;
     return current ? { kind: "none" } : { kind: "apply", name: wanted, changes, base: held };
@@ -170,10 +175,16 @@ export class SessionCatalog {
     this.#held = held;
   }
 
-  /** Forgets the in-memory copy (a rolled-back transaction, an erased session). */
+  /** A transaction rolled back: what it wrote of the copy is gone, so read it again. */
+  rollback(): void {
+    this.#held = undefined;
+  }
+
+  /** The session's storage was erased (or the object restarts): forget everything. */
   reset(): void {
     this.#held = undefined;
     this.#checkedAt = 0;
+    this.#deleted = false;
   }
 }
 

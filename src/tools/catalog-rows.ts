@@ -76,17 +76,25 @@ const UPDATE_ROW = `UPDATE trove_tools SET (${COLUMNS.join(", ")}) = (${COLUMNS.
 
 const values = (row: ToolRow): SqlValue[] => COLUMNS.map((c) => row[c]);
 
-/** Inserts new rows and indexes them in one FTS statement (no per-row trigger, as for skills). */
-export function insertRows(sql: Sql, rows: readonly ToolRow[]): void {
-  if (rows.length === 0) return;
-  // Rowids are max + 1: every row inserted now has an id above the current largest.
+/**
+ * Inserts new rows and indexes them in one FTS statement (no per-row trigger, as for skills);
+ * returns the id each got.
+ */
+export function insertRows(sql: Sql, rows: readonly ToolRow[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  if (rows.length === 0) return ids;
+  // A rowid without AUTOINCREMENT is max + 1: the rows get consecutive ids above the largest.
   const before = sql.one<{ id: number | null }>(`SELECT max(id) AS id FROM trove_tools`)?.id ?? 0;
-  for (const row of rows) sql.run(INSERT_ROW, ...values(row));
+  rows.forEach((row, i) => {
+    sql.run(INSERT_ROW, ...values(row));
+    ids.set(row.name, before + i + 1);
+  });
   sql.run(
     `INSERT INTO trove_tools_fts (rowid, ${SEARCH_COLUMNS})
      SELECT id, ${SEARCH_COLUMNS} FROM trove_tools WHERE id > ? AND allowed = 1`,
     before,
   );
+  return ids;
 }
 
 /** Rewrites stored rows by id (their FTS documents follow through the update trigger). */

@@ -158,7 +158,6 @@ export class CatalogStore {
    */
   sync(inputs: readonly ToolRecordInput[], mode: "replace" | "merge", visibility: Visibility): SyncResult {
     assertNotReserved(inputs, this.reserved);
-    this.assertNotPublished(inputs);
     // Agents resend the same catalog every turn: when this request is byte-for-byte the previous
     // sync, nothing can have changed since (every write clears #lastSync), so skip per-record work.
     const digest = `${mode}:${sha256Hex(JSON.stringify(inputs))}`;
@@ -166,6 +165,7 @@ export class CatalogStore {
       const { fingerprint, total } = this.#lastSync.result;
       return { fingerprint, added: 0, updated: 0, removed: 0, unchanged: inputs.length, total };
     }
+    this.assertNotPublished(inputs);
     const result = this.syncRecords(inputs, mode, visibility, AGENT);
     this.#lastSync = { digest, result };
     return result;
@@ -353,7 +353,7 @@ export class CatalogStore {
       provider_name: desired.get(row.name) ?? null,
       source,
     }));
-    insertRows(
+    const inserted = insertRows(
       this.sql,
       rows.filter((row) => !ids.has(row.name)),
     );
@@ -374,6 +374,14 @@ export class CatalogStore {
         fingerprint,
       );
     }
+    // What the catalog holds now, without reading it back: the next sync compares against it.
+    this.#hashes = new Map([
+      ...plan.others,
+      ...[...plan.next].map(([name, hash]) => {
+        const id = ids.get(name) ?? inserted.get(name) ?? 0;
+        return [name, { id, hash, source }] as const;
+      }),
+    ]);
     return fingerprint;
   }
 

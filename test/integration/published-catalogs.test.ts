@@ -238,6 +238,10 @@ describe("a session using a published catalog", () => {
     const gone = await op(sid, "tool_search", { query: "issue" });
     expect(gone.status).toBe(409);
     expect(gone.json.error).toMatchObject({ code: "catalog_deleted", details: { field: "catalog" } });
+    // And so on, without asking again within the minute.
+    const calls = await catalogCalls(sid);
+    expect((await op(sid, "context", {})).json.error.code).toBe("catalog_deleted");
+    expect(await catalogCalls(sid)).toBe(calls);
     expect((await call("GET", `/v1/sessions/${sid}`)).status).toBe(200);
     expect((await call("PUT", `/v1/sessions/${sid}`, { catalog: null })).status).toBe(200);
     expect(await search(sid, "issue")).toEqual([]);

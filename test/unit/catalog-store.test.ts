@@ -172,6 +172,9 @@ describe("FTS5 consistency", () => {
           expect(rows.map((r) => r.name)).toEqual([...model.keys()].sort());
           expect(fingerprintOf(rows.map((r) => r.record_hash))).toBe(fingerprint);
           expect(obj.catalog.fingerprint()).toBe(fingerprint);
+          // The ids the store keeps in memory (names are looked up there, rows read by id) are the rows'.
+          const stored = obj.sql.all<{ name: string; id: number }>(`SELECT name, id FROM trove_tools`);
+          expect(obj.catalog.ids()).toEqual(new Map(stored.map((r) => [r.name, r.id])));
         });
       }),
       { numRuns: 30 },
