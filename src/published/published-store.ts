@@ -4,8 +4,9 @@
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import { assertNotReserved } from "../tools/catalog-naming";
+import type { PublishedRecord } from "../tools/catalog-rows";
 import { recordRow } from "../tools/catalog-rows";
-import { fingerprintOf, type PublishedRecord, type SyncResult } from "../tools/catalog-store";
+import { fingerprintOf, type SyncResult } from "../tools/catalog-store";
 import { hashTool, MAX_TOOLS, normalizeTool, type ToolRecordInput } from "../tools/tool-record";
 
 const SCHEMA = [

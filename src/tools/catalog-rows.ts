@@ -18,6 +18,15 @@ import {
  */
 export type ToolSource = "agent" | `catalog:${string}` | `pack:${string}` | `skill:${string}`;
 
+/** A record of a published catalog: its row as the catalog computed it (JSON RecordRow). */
+export interface PublishedRecord {
+  row: string;
+  hash: string;
+}
+
+/** The source of a published catalog's tools in a session. */
+export type PublishedSource = `catalog:${string}`;
+
 /** A trove_tools row as sync writes it, one field per column (the bulk writes read them by name). */
 export interface ToolRow extends ToolSearchFields {
   name: string;

@@ -4,32 +4,26 @@ import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError, validationError } from "../errors";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
+import { CatalogEntries, type CatalogEntry } from "./catalog-entries";
 import {
   assertNotReserved,
   desiredProviderNames,
   freeProviderNames,
   writeProviderNames,
 } from "./catalog-naming";
+import { type Held, planPublished, planSync, type SyncPlan } from "./catalog-plan";
 import { readTools, type StoredTool } from "./catalog-queries";
 import {
   insertRows,
   type PlannedRow,
-  type RecordRow,
+  type PublishedRecord,
+  type PublishedSource,
   type ToolRow,
   type ToolSource,
-  toolRow,
   updateRows,
-  withVisibility,
 } from "./catalog-rows";
 import type { Visibility } from "./policy";
-import {
-  hashTool,
-  type LoadingMode,
-  MAX_TOOLS,
-  normalizeTool,
-  type SideEffects,
-  type ToolRecordInput,
-} from "./tool-record";
+import { type LoadingMode, MAX_TOOLS, type ToolRecordInput } from "./tool-record";
 
 export interface SyncResult {
   fingerprint: string;
@@ -42,38 +36,12 @@ export interface SyncResult {
 
 const AGENT: ToolSource = "agent";
 
-/** A record of a published catalog: its row as the catalog computed it (JSON RecordRow). */
-export interface PublishedRecord {
-  row: string;
-  hash: string;
-}
-
-/** The source of a published catalog's tools in a session. */
-export type PublishedSource = `catalog:${string}`;
-
 /** A sync by a pack or skill: names the agent's catalog already holds stay the agent's. */
 export interface SourceSyncResult extends SyncResult {
   skipped: string[];
 }
 
-/** What search and listing need of a tool, kept in memory between writes. */
-export interface CatalogEntry {
-  id: number;
-  name: string;
-  qualified_name: string;
-  local_name: string;
-  /** The name the model sees; null while the policy denies the tool. */
-  provider_name: string | null;
-  namespace: string;
-  description: string;
-  /** Tags joined by spaces. */
-  tags: string;
-  /** Lowercased copies when all three texts are ASCII (literal regex patterns then use string search). */
-  ascii?: { name: string; description: string; tags: string };
-  side_effects: SideEffects;
-  effective_mode: LoadingMode;
-  allowed: number;
-}
+export type { CatalogEntry };
 
 export interface CatalogCounts {
   tools: number;
@@ -81,47 +49,9 @@ export interface CatalogCounts {
   always: number;
 }
 
-const ASCII = /^\p{ASCII}*$/u;
-const ENTRY_COLUMNS = `id, name, qualified_name, local_name, provider_name, namespace, description, tags,
-  side_effects, effective_mode, allowed`;
-
-interface Held {
-  id: number;
-  hash: string;
-  source: ToolSource;
-}
-
-/**
- * How names find entries. trove_tools has no index but its rowid (every index is another row
- * written per tool in every new session): lookups by name go through these maps, kept in memory
- * until the next write, and then read rows by id.
- */
-interface Lookup {
-  byName: Map<string, CatalogEntry>;
-  byProvider: Map<string, CatalogEntry>;
-  /** Lowercased name, qualified name and local name → entries (exact search is case-insensitive). */
-  folded: Map<string, CatalogEntry[]>;
-}
-
-/** What a sync changes, worked out before anything is written. */
-interface SyncPlan {
-  /** This source's tools after the sync: name → record hash. */
-  next: Map<string, string>;
-  /** Tools other sources keep. */
-  others: Map<string, Held>;
-  /** New and changed records. */
-  rows: PlannedRow[];
-  /** This source's tools the sync removes. */
-  removed: string[];
-  added: number;
-  updated: number;
-  /** Record JSON → record hash of every input. */
-  hashByRaw: Map<string, string>;
-}
-
 export class CatalogStore {
   #hashes: Map<string, Held> | null = null;
-  #entries: CatalogEntry[] | null = null;
+  readonly #entries: CatalogEntries;
   #size: number | null = null;
   #counts: CatalogCounts | null = null;
   #vocabulary: Map<string, number> | null = null;
@@ -129,7 +59,6 @@ export class CatalogStore {
   /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
   #hashByRaw = new Map<string, string>();
   #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
-  #lookup: Lookup | null = null;
 
   /**
    * @param reserved names of Trove's own tools: the agent's catalog may not hold one and no
@@ -138,14 +67,15 @@ export class CatalogStore {
   constructor(
     private readonly sql: Sql,
     private readonly reserved: readonly string[],
-  ) {}
+  ) {
+    this.#entries = new CatalogEntries(sql);
+  }
 
   /** Forgets in-memory copies; the next read goes to SQLite. Call after any outside write. */
   invalidate(): void {
     this.#hashes = null;
     this.#naming = null;
-    this.#entries = null;
-    this.#lookup = null;
+    this.#entries.invalidate();
     this.#size = null;
     this.#counts = null;
     this.#vocabulary = null;
@@ -197,34 +127,7 @@ export class CatalogStore {
     changes: { full: boolean; tools: readonly PublishedRecord[]; removed: readonly string[] },
     visibility: Visibility,
   ): SourceSyncResult {
-    const { existing, others } = splitBySource(this.hashes(), source);
-    const next = changes.full ? new Map<string, string>() : new Map(existing);
-    const plan: SyncPlan = {
-      next,
-      others,
-      rows: [],
-      removed: [],
-      added: 0,
-      updated: 0,
-      hashByRaw: new Map(),
-    };
-    const skipped: string[] = [];
-    for (const { row, hash } of changes.tools) {
-      // Computed by the catalog's object from a record it validated and normalized.
-      const record = JSON.parse(row) as RecordRow;
-      if (others.has(record.name)) {
-        skipped.push(record.name);
-        continue;
-      }
-      next.set(record.name, hash);
-      const previous = existing.get(record.name);
-      if (previous === hash) continue;
-      if (previous === undefined) plan.added++;
-      else plan.updated++;
-      plan.rows.push(withVisibility(record, visibility));
-    }
-    for (const name of changes.removed) next.delete(name);
-    plan.removed = [...existing.keys()].filter((name) => !next.has(name));
+    const { plan, skipped } = planPublished(this.hashes(), source, changes, visibility);
     return { ...this.applyPlan(plan, changes.tools.length - skipped.length, source), skipped };
   }
 
@@ -258,7 +161,7 @@ export class CatalogStore {
     visibility: Visibility,
     source: ToolSource,
   ): SyncResult {
-    const plan = this.planSync(inputs, mode, visibility, source);
+    const plan = planSync(this.hashes(), inputs, mode, visibility, source, this.#hashByRaw);
     // The raw → hash map serves the agent's catalog, which is re-sent every turn.
     if (source === AGENT) this.#hashByRaw = plan.hashByRaw;
     return this.applyPlan(plan, inputs.length, source);
@@ -281,53 +184,6 @@ export class CatalogStore {
     }
     const fingerprint = this.writeSync(plan, present, source);
     return { fingerprint, added, updated, removed: removed.length, unchanged, total: next.size };
-  }
-
-  /**
-   * Compares `inputs` with this source's stored hashes. A name held by another source is taken
-   * over (only the agent syncs names others hold: its own catalog always wins), so for it the
-   * record is new.
-   */
-  private planSync(
-    inputs: readonly ToolRecordInput[],
-    mode: "replace" | "merge",
-    visibility: Visibility,
-    source: ToolSource,
-  ): SyncPlan {
-    const { existing, others } = splitBySource(this.hashes(), source);
-    const next = mode === "replace" ? new Map<string, string>() : new Map(existing);
-    const plan: SyncPlan = {
-      next,
-      others,
-      rows: [],
-      removed: [],
-      added: 0,
-      updated: 0,
-      hashByRaw: new Map(),
-    };
-    for (const input of inputs) {
-      others.delete(input.name);
-      // A record's hash is a pure function of its JSON, so hashes computed before are reused: a
-      // re-sent record costs one JSON.stringify, not a canonicalization and a sha256.
-      const raw = JSON.stringify(input);
-      const known = this.#hashByRaw.get(raw);
-      if (known !== undefined && existing.get(input.name) === known) {
-        plan.hashByRaw.set(raw, known);
-        next.set(input.name, known);
-        continue;
-      }
-      const tool = normalizeTool(input);
-      const { json, hash } = hashTool(tool);
-      plan.hashByRaw.set(raw, hash);
-      next.set(tool.name, hash);
-      const previous = existing.get(tool.name);
-      if (previous === hash) continue;
-      if (previous === undefined) plan.added++;
-      else plan.updated++;
-      plan.rows.push(toolRow(tool, json, hash, visibility));
-    }
-    if (mode === "replace") plan.removed = [...existing.keys()].filter((name) => !next.has(name));
-    return plan;
   }
 
   /** Deletes, upserts and renames what `plan` says; returns the catalog fingerprint after it. */
@@ -447,74 +303,38 @@ export class CatalogStore {
 
   /** An allowed tool by name or provider name; unknown and denied tools alike give undefined. */
   find(nameOrProviderName: string): StoredTool | undefined {
-    const { byName, byProvider } = this.lookup();
-    // A denied tool's name may be another allowed tool's provider name (`a:b` is shown as `a_b`
-    // when the tool `a_b` is denied): the name counts only when its tool is allowed.
-    const entry = [byName.get(nameOrProviderName), byProvider.get(nameOrProviderName)].find(
-      (e) => e?.allowed === 1,
-    );
+    const entry = this.#entries.find(nameOrProviderName);
     return entry ? readTools(this.sql, [entry.id])[0] : undefined;
   }
 
   /** Whether the policy allows a tool of this exact name (false for unknown tools too). */
   allows(name: string): boolean {
-    return this.lookup().byName.get(name)?.allowed === 1;
+    return this.#entries.allows(name);
   }
 
   /** Allowed tools that are always loaded or among `activated`, by name. */
   visible(activated: ReadonlySet<string>): StoredTool[] {
-    const ids = this.entries()
-      .filter((e) => e.allowed === 1 && (e.effective_mode === "always" || activated.has(e.name)))
-      .map((e) => e.id);
-    return readTools(this.sql, ids);
+    return readTools(this.sql, this.#entries.visibleIds(activated));
   }
 
-  /**
-   * Allowed tools whose name, namespace-qualified name or name without namespace is `name` in any
-   * case, or whose provider name is exactly `name`; deferred ones only unless `includeAlways`.
-   */
+  /** See CatalogEntries.exact. */
   exact(name: string, includeAlways: boolean): CatalogEntry[] {
-    const { byProvider, folded } = this.lookup();
-    const hits = new Set(folded.get(name.toLowerCase()) ?? []);
-    const provider = byProvider.get(name);
-    if (provider) hits.add(provider);
-    return [...hits]
-      .filter((e) => e.allowed === 1 && (includeAlways || e.effective_mode === "deferred"))
-      .sort((a, b) => a.id - b.id);
+    return this.#entries.exact(name, includeAlways);
   }
 
   /** Provider names of the given tools (for search results). */
   providerNamesOf(names: readonly string[]): Map<string, string> {
-    const { byName } = this.lookup();
-    const out = new Map<string, string>();
-    for (const name of names) {
-      const entry = byName.get(name);
-      if (entry) out.set(name, entry.provider_name ?? name);
-    }
-    return out;
+    return this.#entries.providerNamesOf(names);
+  }
+
+  /** Every catalog entry (allowed or not), cached until the next write. */
+  entries(): CatalogEntry[] {
+    return this.#entries.all();
   }
 
   /** Row ids by tool name (the learned-text refresh writes by id). */
   ids(): Map<string, number> {
     return new Map([...this.hashes()].map(([name, held]) => [name, held.id]));
-  }
-
-  private lookup(): Lookup {
-    if (this.#lookup) return this.#lookup;
-    const lookup: Lookup = { byName: new Map(), byProvider: new Map(), folded: new Map() };
-    for (const entry of this.entries()) {
-      lookup.byName.set(entry.name, entry);
-      if (entry.provider_name !== null) lookup.byProvider.set(entry.provider_name, entry);
-      for (const key of new Set(
-        [entry.name, entry.qualified_name, entry.local_name].map((n) => n.toLowerCase()),
-      )) {
-        const list = lookup.folded.get(key) ?? [];
-        list.push(entry);
-        lookup.folded.set(key, list);
-      }
-    }
-    this.#lookup = lookup;
-    return lookup;
   }
 
   /** Counts over allowed tools only: a denied tool is never counted. Cached until the next write. */
@@ -555,27 +375,6 @@ export class CatalogStore {
     );
   }
 
-  /** Every catalog entry (allowed or not), cached until the next write. */
-  entries(): CatalogEntry[] {
-    this.#entries ??= this.sql
-      .all<Omit<CatalogEntry, "tags" | "ascii"> & { tags: string }>(
-        `SELECT ${ENTRY_COLUMNS} FROM trove_tools ORDER BY id`,
-      )
-      .map((row) => {
-        const tags = (JSON.parse(row.tags) as string[]).join(" ");
-        const ascii = ASCII.test(row.name) && ASCII.test(row.description) && ASCII.test(tags);
-        const lower = ascii
-          ? {
-              name: row.name.toLowerCase(),
-              description: row.description.toLowerCase(),
-              tags: tags.toLowerCase(),
-            }
-          : undefined;
-        return { ...row, tags, ascii: lower };
-      });
-    return this.#entries;
-  }
-
   /** Stored provider name and policy flag of every tool, cached until the next write. */
   private naming(): Map<string, { provider: string | null; allowed: boolean }> {
     this.#naming ??= new Map(
@@ -598,20 +397,6 @@ export class CatalogStore {
     );
     return this.#hashes;
   }
-}
-
-/** The stored tools of `source` by hash, and every other source's tools. */
-function splitBySource(
-  held: ReadonlyMap<string, Held>,
-  source: ToolSource,
-): { existing: Map<string, string>; others: Map<string, Held> } {
-  const existing = new Map<string, string>();
-  const others = new Map<string, Held>();
-  for (const [name, h] of held) {
-    if (h.source === source) existing.set(name, h.hash);
-    else others.set(name, h);
-  }
-  return { existing, others };
 }
 
 /** sha256 over the sorted record hashes: equal catalogs have equal fingerprints. */
