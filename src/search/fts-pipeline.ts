@@ -53,6 +53,8 @@ export interface IndexStats {
   size(): number;
   /** Documents containing each term (0 for unknown terms). */
   docFrequencies(terms: readonly string[]): ReadonlyMap<string, number>;
+  /** Indexed terms an unknown term may be a misspelling of (src/search/typos.ts). */
+  nearTerms(term: string): readonly string[];
 }
 
 export interface FtsSearch<R, C extends R> {
@@ -90,7 +92,7 @@ export interface Scored<R> {
  *   stats: catalog, candidates: (match) => sql.all(CANDIDATE_SQL, match) });
  */
 export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSearch<R, C>): Scored<R>[] {
-  const groups = queryTermGroups(search.query);
+  const groups = withCorrections(queryTermGroups(search.query), search.stats);
   const terms = orderedTerms(groups, index.termOrder);
   const df = search.stats.docFrequencies(terms);
   const expression = ftsMatchExpression(candidateTerms(terms, df));
@@ -112,6 +114,20 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     relevance: calibratedRelevance(mass > 0 ? (raw[i] ?? 0) / mass : 0),
   }));
   return rankWithExact(index, search, scored);
+}
+
+/**
+ * A concept none of whose words the index knows gets the indexed terms they may be misspellings
+ * of, as related terms: "calender" finds "calendar", at a related term's weight.
+ */
+function withCorrections(groups: TermGroup[], stats: IndexStats): TermGroup[] {
+  const all = groups.flatMap((g) => g.terms);
+  const df = stats.docFrequencies(all);
+  return groups.map((g) => {
+    if (g.terms.length === 0 || g.terms.some((t) => (df.get(t) ?? 0) > 0)) return g;
+    const near = g.terms.flatMap((t) => stats.nearTerms(t));
+    return near.length === 0 ? g : { terms: g.terms, related: [...new Set([...g.related, ...near])] };
+  });
 }
 
 function orderedTerms(groups: readonly TermGroup[], order: TermOrder): string[] {

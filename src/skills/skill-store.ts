@@ -4,6 +4,7 @@ import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { globMatcher } from "../search/glob";
+import { nearTerms } from "../search/typos";
 import type { SessionConfig } from "../state/config";
 
 export interface StoredSkill {
@@ -112,8 +113,17 @@ export class SkillStore {
 
   /** Document frequency of each term, from the FTS5 vocabulary read once per skill set. */
   docFrequencies(terms: readonly string[]): Map<string, number> {
+    return frequenciesOf(this.vocabulary(), terms);
+  }
+
+  /** Indexed terms an unknown query term may be a misspelling of. */
+  nearTerms(term: string): string[] {
+    return nearTerms(this.vocabulary(), term);
+  }
+
+  private vocabulary(): Map<string, number> {
     this.#vocabulary ??= readVocabulary(this.sql, "trove_skills_vocab");
-    return frequenciesOf(this.#vocabulary, terms);
+    return this.#vocabulary;
   }
 
   /**

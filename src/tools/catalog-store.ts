@@ -4,6 +4,7 @@ import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError, validationError } from "../errors";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
+import { nearTerms } from "../search/typos";
 import { CatalogEntries, type CatalogEntry } from "./catalog-entries";
 import {
   assertNotReserved,
@@ -364,8 +365,17 @@ export class CatalogStore {
    * after each write (a few ms at 10,000 tools) so that no search pays per-term lookups.
    */
   docFrequencies(terms: readonly string[]): Map<string, number> {
+    return frequenciesOf(this.vocabulary(), terms);
+  }
+
+  /** Indexed terms an unknown query term may be a misspelling of. */
+  nearTerms(term: string): string[] {
+    return nearTerms(this.vocabulary(), term);
+  }
+
+  private vocabulary(): Map<string, number> {
     this.#vocabulary ??= readVocabulary(this.sql, "trove_tools_vocab");
-    return frequenciesOf(this.#vocabulary, terms);
+    return this.#vocabulary;
   }
 
   fingerprint(): string {

@@ -33,7 +33,11 @@ function search(docs: Doc[], query: string, session: string[]) {
     exact: [],
     preferredNamespaces: [],
     sessionNamespaces: new Set(session),
-    stats: { size: () => docs.length, docFrequencies: (terms) => new Map(terms.map((t) => [t, df(t)])) },
+    stats: {
+      size: () => docs.length,
+      docFrequencies: (terms) => new Map(terms.map((t) => [t, df(t)])),
+      nearTerms: () => [],
+    },
     candidates: () => docs,
   }).map((s) => s.row);
 }
