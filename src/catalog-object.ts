@@ -14,11 +14,13 @@ import type {
   PublishResult,
   RpcResult,
 } from "./published/catalog-rpc";
-import { PublishedStore } from "./published/published-store";
+import { PAGE_BYTES, PublishedStore } from "./published/published-store";
 import type { ToolRecordInput } from "./tools/tool-record";
 
 export class CatalogObject extends DurableObject<Env> implements CatalogRpc {
   #store: PublishedStore;
+  /** How many bytes of rows one page of changes holds (tests make it small to see paging). */
+  pageBytes = PAGE_BYTES;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -46,8 +48,8 @@ export class CatalogObject extends DurableObject<Env> implements CatalogRpc {
     return this.#store.info();
   }
 
-  async changesSince(epoch: string | null, version: number): Promise<PublishedChanges> {
-    return this.#store.changesSince(epoch, version);
+  async changesSince(epoch: string | null, version: number, after?: string): Promise<PublishedChanges> {
+    return this.#store.changesSince(epoch, version, after, this.pageBytes);
   }
 
   async remove(): Promise<boolean> {

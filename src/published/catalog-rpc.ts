@@ -18,8 +18,11 @@ export interface CatalogRpc extends Rpc.DurableObjectBranded {
     reserved: string[],
   ): Promise<RpcResult<PublishResult>>;
   info(): Promise<PublishedInfo | null>;
-  /** What changed after a session's version (everything for another epoch or version 0). */
-  changesSince(epoch: string | null, version: number): Promise<PublishedChanges>;
+  /**
+   * What changed after a session's version (everything for another epoch or version 0), one page
+   * by name after `after`; `next` names where the following page starts.
+   */
+  changesSince(epoch: string | null, version: number, after?: string): Promise<PublishedChanges>;
   /** Erases the catalog; false when there was none. */
   remove(): Promise<boolean>;
 }

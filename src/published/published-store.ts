@@ -51,7 +51,12 @@ export type PublishedChanges =
       full: boolean;
       tools: PublishedRecord[];
       removed: string[];
+      /** Set when the answer stopped at PAGE_BYTES: ask again with `after` = this name. */
+      next: string | null;
     };
+
+/** A page of changes stays under this many bytes of rows (RPC messages are bounded). */
+export const PAGE_BYTES = 4_000_000;
 
 interface Meta {
   name: string;
@@ -173,30 +178,44 @@ export class PublishedStore {
     };
   }
 
-  /** What changed after `version` of `epoch`; everything when the epoch is another or version is 0. */
-  changesSince(epoch: string | null, version: number): PublishedChanges {
+  /**
+   * What changed after `version` of `epoch` (everything when the epoch is another or version is 0),
+   * by name from after `after`, one page of at most PAGE_BYTES. A publish between two pages is
+   * safe: every row it changed has a version above the one the first page answered, so the
+   * session's next check brings what a later page missed.
+   */
+  changesSince(epoch: string | null, version: number, after = "", pageBytes = PAGE_BYTES): PublishedChanges {
     const meta = this.meta();
     if (!meta) return { status: "missing" };
-    const head = {
-      status: "ok" as const,
+    const full = epoch !== meta.epoch || version <= 0;
+    const page: Extract<PublishedChanges, { status: "ok" }> = {
+      status: "ok",
       epoch: meta.epoch,
       version: meta.version,
       fingerprint: meta.fingerprint,
-    };
-    if (epoch === meta.epoch && version >= meta.version)
-      return { ...head, full: false, tools: [], removed: [] };
-    const full = epoch !== meta.epoch || version <= 0;
-    const rows = this.sql.all<{ name: string; row: string; hash: string; removed: number }>(
-      full
-        ? `SELECT name, row, hash, removed FROM pub_tools WHERE removed = 0 ORDER BY name`
-        : `SELECT name, row, hash, removed FROM pub_tools WHERE version > ? ORDER BY name`,
-      ...(full ? [] : [version]),
-    );
-    return {
-      ...head,
       full,
-      tools: rows.filter((r) => r.removed === 0).map((r) => ({ row: r.row, hash: r.hash })),
-      removed: rows.filter((r) => r.removed === 1).map((r) => r.name),
+      tools: [],
+      removed: [],
+      next: null,
     };
+    if (!full && version >= meta.version) return page;
+    let bytes = 0;
+    let last = "";
+    for (const r of this.sql.all<{ name: string; row: string; hash: string; removed: number }>(
+      full
+        ? `SELECT name, row, hash, removed FROM pub_tools WHERE removed = 0 AND name > ? ORDER BY name`
+        : `SELECT name, row, hash, removed FROM pub_tools WHERE version > ? AND name > ? ORDER BY name`,
+      ...(full ? [after] : [version, after]),
+    )) {
+      if (bytes > 0 && bytes + r.row.length > pageBytes) {
+        page.next = last;
+        break;
+      }
+      bytes += r.row.length + r.name.length;
+      last = r.name;
+      if (r.removed === 1) page.removed.push(r.name);
+      else page.tools.push({ row: r.row, hash: r.hash });
+    }
+    return page;
   }
 }

@@ -83,11 +83,10 @@ export class SessionCatalog {
     const stub = stubFor(wanted);
     if (!stub) return { kind: "missing", name: wanted };
     this.#checkedAt = now;
-    this.calls++;
     let changes: PublishedChanges;
     try {
-      changes = await withTimeout<PublishedChanges>(
-        stub.changesSince(holds ? held.epoch : null, holds ? held.version : 0),
+      changes = await withTimeout(
+        this.fetchChanges(stub, holds ? held.epoch : null, holds ? held.version : 0),
         holds ? REFRESH_WAIT_MS : FIRST_WAIT_MS,
       );
     } catch (err) {
@@ -106,6 +105,27 @@ export class SessionCatalog {
     if (changes.status === "missing") return { kind: "missing", name: wanted };
     const current = holds && changes.epoch === held.epoch && changes.version === held.version;
     return current ? { kind: "none" } : { kind: "apply", name: wanted, changes, base: held };
+  }
+
+  /** Every page of what changed since `version` of `epoch` (one call when it fits one page). */
+  private async fetchChanges(
+    stub: DurableObjectStub<CatalogRpc>,
+    epoch: string | null,
+    version: number,
+  ): Promise<PublishedChanges> {
+    this.calls++;
+    const first = (await stub.changesSince(epoch, version)) as PublishedChanges;
+    if (first.status !== "ok") return first;
+    for (let next = first.next; next !== null; ) {
+      this.calls++;
+      const page = (await stub.changesSince(epoch, version, next)) as PublishedChanges;
+      if (page.status !== "ok" || page.epoch !== first.epoch)
+        throw new Error("the catalog changed while paging");
+      first.tools.push(...page.tools);
+      first.removed.push(...page.removed);
+      next = page.next;
+    }
+    return { ...first, next: null };
   }
 
   /**

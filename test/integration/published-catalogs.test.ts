@@ -2,9 +2,10 @@
 // uploading anything; new versions reach live sessions within a minute, re-indexing only what
 // changed; the session's own tools merge on top; deletion and other tenants answer clear 4xx.
 // Real worker, real session and catalog objects, real HTTP.
-import { runInDurableObject, SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { Trove, TroveApiError } from "../../packages/client/src/index";
+import type { CatalogObject } from "../../src/catalog-object";
 import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
 import { sessionStub } from "../support/session";
 
@@ -221,6 +222,33 @@ describe("a session using a published catalog", () => {
       .filter((e: { type: string }) => e.type === "catalog_synced")
       .map((e: { data: Record<string, unknown> }) => e.data);
     expect(applied.at(-1)).toMatchObject({ catalog: name, version: 2, added: 0, updated: 1, removed: 1 });
+  });
+
+  it("takes a catalog larger than one page of changes in several calls, whole", async () => {
+    const name = newName();
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      name: `big.tool_${i}`,
+      description: `Tool ${i} of many`,
+    }));
+    await publish(name, { tools: many });
+    const catalog = env.CATALOGS.get(env.CATALOGS.idFromName(`tenant-a/${name}`));
+    await runInDurableObject(catalog as unknown as DurableObjectStub<CatalogObject>, (obj) => {
+      obj.pageBytes = 2_000;
+    });
+    const sid = await sessionWith(name);
+    expect((await call("GET", `/v1/sessions/${sid}`)).json.catalog.tools).toBe(60);
+    expect(await catalogCalls(sid)).toBeGreaterThan(3);
+    // A later version's changes page the same way.
+    const changed = many.map((t, i) =>
+      i % 2 === 0 ? { ...t, description: `${t.description}, changed` } : t,
+    );
+    await publish(name, { tools: changed.slice(0, 50) });
+    await minutePasses(sid);
+    expect((await call("GET", `/v1/sessions/${sid}`)).json.catalog).toMatchObject({
+      tools: 50,
+      published: { version: 2 },
+    });
+    expect(await search(sid, "tool 4 of many changed")).toContain("big.tool_4");
   });
 
   it("answers catalog_deleted naming the field once its catalog is deleted, until configured without it", async () => {
