@@ -177,7 +177,8 @@ export class SessionCatalog {
           version: changes.version,
           fingerprint: changes.fingerprint,
         });
-        return { ...result, catalog: step.name, version: changes.version };
+        // The catalog's fingerprint, not the session's own (catalog_sync's) that the store reports.
+        return { ...result, fingerprint: changes.fingerprint, catalog: step.name, version: changes.version };
       }
     }
   }

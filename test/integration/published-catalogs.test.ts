@@ -224,6 +224,22 @@ describe("a session using a published catalog", () => {
     expect(applied.at(-1)).toMatchObject({ catalog: name, version: 2, added: 0, updated: 1, removed: 1 });
   });
 
+  it("switches catalogs: the old one's tools leave, the new one's arrive, its own tools stay", async () => {
+    const [a, b] = [newName(), newName()];
+    await publish(a, { tools: tools("alpha") });
+    await publish(b, { tools: tools("beta") });
+    const sid = await sessionWith(a);
+    await op(sid, "catalog_sync", { tools: [{ name: "own.deploy", description: "Deploy it" }] });
+    expect((await call("PUT", `/v1/sessions/${sid}`, { catalog: b })).json.catalog).toMatchObject({
+      tools: 5,
+      published: { name: b, version: 1 },
+    });
+    const names = await search(sid, "merge a pull request");
+    expect(names).toContain("beta.merge_pull_request");
+    expect(names).not.toContain("alpha.merge_pull_request");
+    expect(await search(sid, "deploy")).toContain("own.deploy");
+  });
+
   it("takes a catalog larger than one page of changes in several calls, whole", async () => {
     const name = newName();
     const many = Array.from({ length: 60 }, (_, i) => ({
