@@ -30,6 +30,17 @@ interface Searcher {
   search(request: Request): Promise<Answer>;
 }
 
+/**
+ * The provider name the session shows for each allowed tool (exact search matches it too), read as
+ * a client would: the tool_reference blocks of a regex search for every tool.
+ */
+async function providerNames(searcher: Searcher): Promise<Map<string, string>> {
+  const all = { query: ".*", search_type: "regex" as const, limit: 20, include_always_loaded: true };
+  const { body } = await searcher.search({ ...all, format: "anthropic" } as Request);
+  const names: string[] = body.tools.map((t: { name: string }) => t.name);
+  return new Map(names.map((n, i) => [n, body.tool_references[i].tool_name as string]));
+}
+
 function inObjectSearcher(obj: SessionObject, sid: string): Searcher {
   const address = { tenant: "tenant-a", sid };
   return {
@@ -158,7 +169,7 @@ const property = (searcher: Searcher, type: SearchType) =>
     fc.array(requestArb(type), { minLength: 1, maxLength: 4 }),
     async (tools, config, requests) => {
       await searcher.load(tools, config);
-      const model = new Model(tools, config);
+      const model = new Model(tools, config, await providerNames(searcher));
       for (const request of requests) checkAnswer(model, request, await searcher.search(request));
     },
   );

@@ -61,9 +61,14 @@ export class Model {
   readonly #deny: (...n: string[]) => boolean;
   readonly #always: (...n: string[]) => boolean;
 
+  /**
+   * @param providers the provider name the session shows for each allowed tool, when the caller
+   *   read them (exact search matches a provider name as written, api.md); without it, names only.
+   */
   constructor(
     readonly tools: Tool[],
     readonly config: Config,
+    readonly providers: ReadonlyMap<string, string> = new Map(),
   ) {
     this.byName = new Map(tools.map((t) => [t.name, t]));
     this.#allow = globOracle(config.policy.allow ?? ["*"]);
@@ -135,7 +140,11 @@ export class Model {
     const fold = (s: string) => s.toLowerCase();
     return this.tools
       .filter((t) => this.searchable(t.name, includeAlways))
-      .filter((t) => [t.name, this.qualified(t.name), this.local(t.name)].some((n) => fold(n) === fold(q)))
+      .filter(
+        (t) =>
+          [t.name, this.qualified(t.name), this.local(t.name)].some((n) => fold(n) === fold(q)) ||
+          this.providers.get(t.name) === q,
+      )
       .map((t) => ({ name: t.name, score: 1 }))
       .sort(this.compare);
   }
