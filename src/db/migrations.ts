@@ -18,7 +18,7 @@ const cols = (prefix: string, list: string) =>
 // stemming), so the FTS tokenizer only needs to split on whitespace and fold case.
 const TOOL_FTS_COLUMNS_V1 = "f_name, f_namespace, f_tags, f_description, f_params, f_examples";
 /** Since version 7: what the tenant learned people ask for when they use the tool (src/learning/). */
-const TOOL_FTS_COLUMNS = `${TOOL_FTS_COLUMNS_V1}, f_learned`;
+export const TOOL_FTS_COLUMNS = `${TOOL_FTS_COLUMNS_V1}, f_learned`;
 
 /**
  * The tools' FTS5 index over the tools the policy allows, and the triggers that keep it in step.
@@ -46,7 +46,7 @@ const toolIndex = (columns: string) => [
 ];
 
 /** trove_tools' columns besides its rowid `id`, in table order (since version 8). */
-const TOOL_ROW_COLUMNS = [
+export const TOOL_ROW_COLUMNS = [
   "name",
   "qualified_name",
   "local_name",
@@ -68,7 +68,7 @@ const TOOL_ROW_COLUMNS = [
   "provider_name",
   "source",
   "f_learned",
-];
+] as const;
 
 const COLUMN_TYPES: Record<string, string> = {
   loading_mode: "TEXT",

@@ -1,5 +1,6 @@
 // The trove_tools row as catalog sync writes it: its type, how a record becomes one, and the bulk
 // upsert that reads rows by column name from a JSON array.
+import { TOOL_FTS_COLUMNS, TOOL_ROW_COLUMNS } from "../db/migrations";
 import type { Sql, SqlValue } from "../db/sql";
 import type { Visibility } from "./policy";
 import type { ToolSearchFields } from "./tool-index";
@@ -50,31 +51,8 @@ export interface ToolRow extends ToolSearchFields {
 /** A new or changed record: its row, short of what is decided when writing. */
 export type PlannedRow = Omit<ToolRow, "provider_name" | "source">;
 
-/** The tools' FTS columns (src/db/migrations.ts, since version 7). */
-const SEARCH_COLUMNS = "f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned";
-
-const COLUMNS = [
-  "name",
-  "qualified_name",
-  "local_name",
-  "namespace",
-  "description",
-  "tags",
-  "side_effects",
-  "loading_mode",
-  "effective_mode",
-  "allowed",
-  "record",
-  "record_hash",
-  "f_name",
-  "f_namespace",
-  "f_tags",
-  "f_description",
-  "f_params",
-  "f_examples",
-  "provider_name",
-  "source",
-] as const;
+/** The columns a sync writes: all but the rowid and the learned text (src/learning/ writes it). */
+const COLUMNS = TOOL_ROW_COLUMNS.filter((c): c is Exclude<typeof c, "f_learned"> => c !== "f_learned");
 
 /**
  * Writes rows one prepared statement each: measured several times faster than one `json_each`
@@ -99,8 +77,8 @@ export function insertRows(sql: Sql, rows: readonly ToolRow[]): Map<string, numb
     ids.set(row.name, before + i + 1);
   });
   sql.run(
-    `INSERT INTO trove_tools_fts (rowid, ${SEARCH_COLUMNS})
-     SELECT id, ${SEARCH_COLUMNS} FROM trove_tools WHERE id > ? AND allowed = 1`,
+    `INSERT INTO trove_tools_fts (rowid, ${TOOL_FTS_COLUMNS})
+     SELECT id, ${TOOL_FTS_COLUMNS} FROM trove_tools WHERE id > ? AND allowed = 1`,
     before,
   );
   return ids;
