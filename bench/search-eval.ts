@@ -4,7 +4,8 @@
 // Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { RELEVANCE_CURVE } from "../src/search/scoring";
+import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
+import { queryTermGroups } from "../src/search/text";
 import { startBench, table } from "./harness";
 import { startReplay } from "./learning-replay";
 import { argsFor, type CatalogTool } from "./load-mix";
@@ -41,6 +42,8 @@ interface Outcome {
   returned: number;
   /** The first result's relevance (0 when nothing came back). */
   top: number;
+  /** The query's concepts (terms of its own, as relevance counts them, up to CONCEPT_CAP). */
+  concepts: number;
   /** The top 5 results: relevance, and whether the query asked for that tool. */
   results: { relevance: number; wanted: boolean }[];
 }
@@ -63,6 +66,7 @@ async function run(
       rank,
       returned: names.length,
       top: out.tools[0]?.relevance ?? 0,
+      concepts: Math.min(CONCEPT_CAP, queryTermGroups(q.query).filter((g) => g.terms.length > 0).length),
       results: out.tools
         .slice(0, 5)
         .map((t) => ({ relevance: t.relevance, wanted: q.expected.includes(t.name) })),
@@ -120,40 +124,57 @@ function noAnswerLine(outcomes: readonly Outcome[]): string {
 }
 
 /**
- * The relevance curve's two constants, fitted by logistic regression (Newton's method) of "the
- * query asked for this result" on coverage, over the top 5 results of every query. Coverage is read
- * back from each relevance through the current curve.
+ * The relevance curve's constants, fitted by logistic regression (Newton's method) of "the query
+ * asked for this result" on coverage and the query's concepts, over the top 5 results of every
+ * query. Coverage is read back from each relevance through the curve in use.
  */
-function fitCurve(outcomes: readonly Outcome[]): { slope: number; offset: number; n: number } {
-  const { slope: s0, offset: o0 } = RELEVANCE_CURVE;
+function fitCurve(outcomes: readonly Outcome[]): {
+  coverage: number;
+  concepts: number;
+  offset: number;
+  n: number;
+} {
+  const { coverage: a0, concepts: b0, offset: c0 } = RELEVANCE_CURVE;
   const points = outcomes.flatMap((o) =>
     o.results
       .filter((r) => r.relevance > 0 && r.relevance < 1)
-      .map((r) => ({ x: (Math.log(r.relevance / (1 - r.relevance)) - o0) / s0, y: r.wanted ? 1 : 0 })),
+      .map((r) => {
+        const logit = Math.log(r.relevance / (1 - r.relevance));
+        return { x: [(logit - b0 * o.concepts - c0) / a0, o.concepts, 1], y: r.wanted ? 1 : 0 };
+      }),
   );
-  let a = 1;
-  let b = 0;
+  let w = [1, 0, 0];
   for (let i = 0; i < 50; i++) {
-    let ga = 0;
-    let gb = 0;
-    let haa = 0;
-    let hab = 0;
-    let hbb = 0;
+    const g = [0, 0, 0];
+    const h = [
+      [0, 0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+    ];
     for (const { x, y } of points) {
-      const p = 1 / (1 + Math.exp(-(a * x + b)));
-      ga += (y - p) * x;
-      gb += y - p;
-      const w = p * (1 - p);
-      haa += w * x * x;
-      hab += w * x;
-      hbb += w;
+      const p = 1 / (1 + Math.exp(-x.reduce((sum, v, j) => sum + v * (w[j] ?? 0), 0)));
+      for (let j = 0; j < 3; j++) {
+        g[j] = (g[j] ?? 0) + (y - p) * (x[j] ?? 0);
+        for (let k = 0; k < 3; k++)
+          (h[j] as number[])[k] = (h[j]?.[k] ?? 0) + p * (1 - p) * (x[j] ?? 0) * (x[k] ?? 0);
+      }
     }
-    const det = haa * hbb - hab * hab;
-    if (!(Math.abs(det) > 1e-12)) break;
-    a += (hbb * ga - hab * gb) / det;
-    b += (haa * gb - hab * ga) / det;
+    const step = solve3(h, g);
+    if (!step) break;
+    w = w.map((v, j) => v + (step[j] ?? 0));
   }
-  return { slope: a, offset: b, n: points.length };
+  return { coverage: w[0] ?? 0, concepts: w[1] ?? 0, offset: w[2] ?? 0, n: points.length };
+}
+
+/** x with m·x = v for a 3×3 m (Cramer's rule), or null when m is singular. */
+function solve3(m: number[][], v: number[]): number[] | null {
+  const det = (a: number[][]) =>
+    (a[0]?.[0] ?? 0) * ((a[1]?.[1] ?? 0) * (a[2]?.[2] ?? 0) - (a[1]?.[2] ?? 0) * (a[2]?.[1] ?? 0)) -
+    (a[0]?.[1] ?? 0) * ((a[1]?.[0] ?? 0) * (a[2]?.[2] ?? 0) - (a[1]?.[2] ?? 0) * (a[2]?.[0] ?? 0)) +
+    (a[0]?.[2] ?? 0) * ((a[1]?.[0] ?? 0) * (a[2]?.[1] ?? 0) - (a[1]?.[1] ?? 0) * (a[2]?.[0] ?? 0));
+  const d = det(m);
+  if (!(Math.abs(d) > 1e-12)) return null;
+  return [0, 1, 2].map((col) => det(m.map((row, r) => row.map((x, c) => (c === col ? (v[r] ?? 0) : x)))) / d);
 }
 
 /**
@@ -262,7 +283,7 @@ try {
   if (args.calibrate) {
     const fit = fitCurve(everything);
     console.log(
-      `\nrelevance curve fitted on ${fit.n} results: { slope: ${fit.slope.toFixed(2)}, offset: ${fit.offset.toFixed(2)} } ` +
+      `\nrelevance curve fitted on ${fit.n} results: { coverage: ${fit.coverage.toFixed(2)}, concepts: ${fit.concepts.toFixed(2)}, offset: ${fit.offset.toFixed(2)} } ` +
         `(in use: ${JSON.stringify(RELEVANCE_CURVE)})`,
     );
   }

@@ -21,6 +21,14 @@ type TermOrder = "direct-first" | "by-concept";
 export const SESSION_BOOST = 0.2;
 
 /**
+ * How much weaker a match counts for a row that changes something when the query names none of
+ * the candidates' actions: "s3 buckets" or "jira ticket details" ask to read, so among comparable
+ * matches list_buckets ranks before create_bucket. A query naming any candidate's action ("new
+ * bucket", "delete the old bucket") leaves every row as it is.
+ */
+export const UNASKED_ACTION = 0.15;
+
+/**
  * How one FTS5 index is read and ranked. `R` is a result row; `C` is a candidate row, an `R` read
  * together with its normalized index fields.
  */
@@ -39,6 +47,11 @@ export interface FtsIndex<R, C extends R> {
    * keeps its order so that results stay as they were.
    */
   termOrder: TermOrder;
+  /**
+   * The action term of a row that changes something (a tool whose side effects are not read or
+   * pure: `creat` for create_bucket), null for a row that only reads. See UNASKED_ACTION.
+   */
+  action?(row: R): string | null;
   /**
    * Exact hits score one above the best candidate: the best of all candidates, or of those that
    * are not exact hits themselves. The two differ only when an exact hit is also the best
@@ -105,13 +118,18 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     corpus,
   );
   const mass = queryMass(groups, corpus);
+  const concepts = groups.filter((g) => g.terms.length > 0).length;
   const boost = (row: R) =>
     search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1;
+  const asked = new Set(groups.flatMap((g) => [...g.terms, ...g.related]));
+  const actions = rows.map((row) => index.action?.(row) ?? null);
+  const readOnly = !actions.some((a) => a !== null && asked.has(a));
+  const unasked = (i: number) => (readOnly && actions[i] !== null ? 1 - UNASKED_ACTION : 1);
   const scored = rows.map((row, i) => ({
     row,
-    strength: boundedRelevance((raw[i] ?? 0) * boost(row)),
+    strength: boundedRelevance((raw[i] ?? 0) * boost(row) * unasked(i)),
     // What the row itself matches, whatever the session did before: comparable across sessions.
-    relevance: calibratedRelevance(mass > 0 ? (raw[i] ?? 0) / mass : 0),
+    relevance: calibratedRelevance(mass > 0 ? (raw[i] ?? 0) / mass : 0, concepts),
   }));
   return rankWithExact(index, search, scored);
 }
@@ -124,7 +142,8 @@ function withCorrections(groups: TermGroup[], stats: IndexStats): TermGroup[] {
   const all = groups.flatMap((g) => g.terms);
   const df = stats.docFrequencies(all);
   return groups.map((g) => {
-    if (g.terms.length === 0 || g.terms.some((t) => (df.get(t) ?? 0) > 0)) return g;
+    // A word the index lacks but the query vocabulary gives a meaning to is a word, not a typo.
+    if (g.terms.length === 0 || g.related.length > 0 || g.terms.some((t) => (df.get(t) ?? 0) > 0)) return g;
     const near = g.terms.flatMap((t) => stats.nearTerms(t));
     return near.length === 0 ? g : { terms: g.terms, related: [...new Set([...g.related, ...near])] };
   });

@@ -7,6 +7,12 @@ export interface FieldSpec {
   weight: number;
   /** Length normalization, 0 (none) to 1 (full). */
   b: number;
+  /**
+   * Counts a term only when the fields before it lack it: learned text fills a tool's vocabulary
+   * gaps ("stop charging" for cancel_subscription) but never repeats a word the tool already says,
+   * which would lift it over a sibling that says the same ("channel" in create and list).
+   */
+  gapsOnly?: boolean;
 }
 
 /** A related term stands in for a concept at this fraction of a direct match. */
@@ -91,6 +97,7 @@ export function rescore(
           const tf = field?.counts.get(term) ?? 0;
           if (tf === 0 || !field) continue;
           const spec = fields[fi] as FieldSpec;
+          if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
           pseudoTf += (spec.weight * tf) / norm;
         }

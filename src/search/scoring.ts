@@ -30,15 +30,18 @@ export function boundedRelevance(relevance: number): number {
 }
 
 /**
- * Relevance from coverage, the share of the query's information a result matches (queryMass):
- * a logistic curve fitted on the dev evaluation (bench/calibrate-relevance.ts), so that a value
- * reads as the chance that the result is one the query asks for, whatever the query or catalog.
+ * Relevance from coverage, the share of the query's information a result matches (queryMass), and
+ * the number of concepts the query has: a logistic curve fitted on the dev evaluation
+ * (`npm run bench:search -- --calibrate`), so that a value reads as the chance that the result is
+ * one the query asks for, whatever the query or catalog. The same coverage is stronger evidence in
+ * a longer request, whose context words dilute it (counted up to CONCEPT_CAP concepts).
  */
-export const RELEVANCE_CURVE = { slope: 4.94, offset: -2.57 } as const;
+export const RELEVANCE_CURVE = { coverage: 7.06, concepts: 0.27, offset: -4.32 } as const;
+export const CONCEPT_CAP = 10;
 
-export function calibratedRelevance(coverage: number): number {
-  const { slope, offset } = RELEVANCE_CURVE;
-  return round(1 / (1 + Math.exp(-(slope * coverage + offset))));
+export function calibratedRelevance(coverage: number, concepts: number): number {
+  const { coverage: a, concepts: b, offset } = RELEVANCE_CURVE;
+  return round(1 / (1 + Math.exp(-(a * coverage + b * Math.min(concepts, CONCEPT_CAP) + offset))));
 }
 
 /** Min-max over the returned candidates, 0.5 when all are equal, clamped and rounded. */

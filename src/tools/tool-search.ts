@@ -4,6 +4,7 @@ import { type FtsIndex, ftsSearch } from "../search/fts-pipeline";
 import { compileUserPattern } from "../search/regex";
 import { requiredLiterals } from "../search/regex-literals";
 import { type NameTests, nameScore, REGEX_SCORE, rankComparator } from "../search/scoring";
+import { documentTerms } from "../search/text";
 import type { CatalogEntry, CatalogStore } from "./catalog-store";
 import { type LoadingMode, type SideEffects, TOOL_NAME } from "./tool-record";
 
@@ -202,14 +203,32 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     { weight: 1.5, b: 0.3 }, // f_tags
     { weight: 1, b: 0.75 }, // f_description
     { weight: 0.6, b: 0.5 }, // f_examples
-    // What people of this tenant asked for when they went on to use the tool (src/learning/).
-    { weight: 1.5, b: 0.5 }, // f_learned
+    // What people of this tenant asked for when they went on to use the tool (src/learning/),
+    // for the words the tool's own fields lack.
+    { weight: 1.5, b: 0.5, gapsOnly: true }, // f_learned
   ],
   key: (r) => r.name,
   rankable: (r) => r,
   termOrder: "direct-first",
   exactAbove: "all-candidates",
+  action: (r) => (r.side_effects === "read" || r.side_effects === "pure" ? null : actionTerm(r.name)),
 };
+
+const actionTerms = new Map<string, string | null>();
+
+/** The first term of a tool's name without its namespace: `creat` for s3.create_bucket. Cached. */
+function actionTerm(name: string): string | null {
+  let term = actionTerms.get(name);
+  if (term === undefined) {
+    const local = name.slice(
+      Math.max(name.lastIndexOf("."), name.lastIndexOf(":"), name.lastIndexOf("/")) + 1,
+    );
+    term = documentTerms(local)[0] ?? null;
+    if (actionTerms.size >= 50_000) actionTerms.clear();
+    actionTerms.set(name, term);
+  }
+  return term;
+}
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
   const include = request.include_always_loaded ? 1 : 0;

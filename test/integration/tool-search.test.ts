@@ -705,7 +705,9 @@ describe("tie-breaking", () => {
   it("applies the same order to full-text ties", async () => {
     const tools = TIES.map((t) => ({ ...t, description: "Look up a record" }));
     const sid = await seeded(tools, { preferred_namespaces: ["zeta"] });
-    const list = await hits(sid, { query: "record" });
+    // The query names the tools' action ("lookup"), so the read-first rule (UNASKED_ACTION) leaves
+    // the tools that change something tied with the others.
+    const list = await hits(sid, { query: "lookup record" });
     expect(list).toHaveLength(TIES.length);
     expect(new Set(list.map((h) => h.score)).size).toBe(1);
     expect(namesOf(list)).toEqual(["zeta.lookup", ...BY_SIDE_EFFECTS.filter((n) => n !== "zeta.lookup")]);

@@ -151,6 +151,34 @@ describe("rescore", () => {
     expect(inName).toBeGreaterThan(inText ?? Infinity);
   });
 
+  it("counts a gaps-only field (learned text) only for words the other fields lack", () => {
+    const withLearned = [...fields, { weight: 1.5, b: 0.5, gapsOnly: true }];
+    const channel = [{ terms: ["channel"], related: [] }];
+    // Learned text repeating a word the tool already says lifts it no higher than its sibling.
+    const [create, list] = rescore(
+      [
+        ["creat channel", "", "channel launch"],
+        ["list channel", "", ""],
+      ],
+      channel,
+      withLearned,
+      corpus,
+    );
+    expect(create).toBe(list);
+    // A word only the learned text has still counts: the gap it fills.
+    const [learned, none] = rescore(
+      [
+        ["cancel subscript", "", "stop charg month"],
+        ["list charg", "", ""],
+      ],
+      [{ terms: ["month"], related: [] }],
+      withLearned,
+      corpus,
+    );
+    expect(learned).toBeGreaterThan(0);
+    expect(none).toBe(0);
+  });
+
   it("gives no credit for terms the index does not contain", () => {
     const scores = rescore([["refund", ""]], [{ terms: ["refund"], related: [] }], fields, {
       size: 100,

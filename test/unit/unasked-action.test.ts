@@ -1,0 +1,113 @@
+// The read-first rule of tool ranking (src/search/fts-pipeline.ts, UNASKED_ACTION): when a query
+// names none of its candidates' actions ("s3 buckets"), a tool that changes something counts its
+// match UNASKED_ACTION weaker, so a comparable read-only tool ranks first; a query naming any
+// candidate's action leaves the ranking as it was. Checked on the pipeline over random documents
+// and queries, and end to end.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type FtsIndex, ftsSearch, UNASKED_ACTION } from "../../src/search/fts-pipeline";
+import { type FieldSpec, rescore } from "../../src/search/rerank";
+import { indexText, queryTermGroups } from "../../src/search/text";
+import { newSid, op } from "../support/http";
+
+interface Doc {
+  name: string;
+  /** The action term of a tool that changes something; null for a read-only one. */
+  action: string | null;
+  text: string;
+}
+
+const FIELDS: FieldSpec[] = [{ weight: 1, b: 0.5 }];
+const COLD: FtsIndex<Doc, Doc> = {
+  fields: (d) => [indexText(d.text)],
+  rescoreFields: FIELDS,
+  key: (d) => d.name,
+  rankable: (d) => ({ name: d.name, namespace: "ns" }),
+  termOrder: "direct-first",
+  exactAbove: "all-candidates",
+};
+// Actions are index terms, as tool search gives them (`creat`).
+const INDEX: FtsIndex<Doc, Doc> = {
+  ...COLD,
+  action: (d) => (d.action === null ? null : indexText(d.action)),
+};
+
+function search(index: FtsIndex<Doc, Doc>, docs: Doc[], query: string): Doc[] {
+  const df = (term: string) => docs.filter((d) => indexText(d.text).split(" ").includes(term)).length;
+  return ftsSearch(index, {
+    query,
+    limit: 50,
+    exact: [],
+    preferredNamespaces: [],
+    sessionNamespaces: new Set(),
+    stats: {
+      size: () => docs.length,
+      docFrequencies: (terms) => new Map(terms.map((t) => [t, df(t)])),
+      nearTerms: () => [],
+    },
+    candidates: () => docs,
+  }).map((s) => s.row);
+}
+
+const ACTIONS = ["create", "delete", "send", "merge"];
+const WORDS = ["issue", "bucket", "message", "file", "user", "page", ...ACTIONS];
+const docsArb = fc.uniqueArray(
+  fc.record({
+    name: fc.stringMatching(/^[a-z]{3,8}$/),
+    action: fc.option(fc.constantFrom(...ACTIONS), { nil: null }),
+    text: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((w) => w.join(" ")),
+  }),
+  { minLength: 2, maxLength: 12, selector: (d) => d.name },
+);
+const queryArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(" "));
+
+describe("read-only tools first when a query names no action", () => {
+  it("weakens unasked actions by UNASKED_ACTION, and changes nothing when the query names one", () => {
+    fc.assert(
+      fc.property(docsArb, queryArb, (docs, query) => {
+        const groups = queryTermGroups(query);
+        const asked = new Set(groups.flatMap((g) => [...g.terms, ...g.related]));
+        const ranked = search(INDEX, docs, query);
+        if (docs.some((d) => d.action !== null && asked.has(indexText(d.action)))) {
+          expect(ranked.map((d) => d.name)).toEqual(search(COLD, docs, query).map((d) => d.name));
+          return;
+        }
+        const corpus = {
+          size: docs.length,
+          docFrequency: (t: string) => docs.filter((x) => indexText(x.text).split(" ").includes(t)).length,
+        };
+        const scores = rescore(
+          docs.map((d) => [indexText(d.text)]),
+          groups,
+          FIELDS,
+          corpus,
+        );
+        const raw = new Map(docs.map((d, i) => [d.name, scores[i] ?? 0]));
+        const position = new Map(ranked.map((d, i) => [d.name, i]));
+        for (const reader of ranked.filter((d) => d.action === null)) {
+          for (const changer of ranked.filter((d) => d.action !== null)) {
+            const [r, c] = [raw.get(reader.name) ?? 0, (raw.get(changer.name) ?? 0) * (1 - UNASKED_ACTION)];
+            if (r > c + 1e-9) expect(position.get(reader.name)).toBeLessThan(position.get(changer.name) ?? 0);
+            if (c > r + 1e-9) expect(position.get(changer.name)).toBeLessThan(position.get(reader.name) ?? 0);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("answers 's3 buckets' with the listing tool and 'create a bucket' with the creating one", async () => {
+    const sid = newSid();
+    const tools = [
+      { name: "s3.create_bucket", description: "Create a bucket", side_effects: "write" },
+      { name: "s3.list_buckets", description: "List every bucket in the account", side_effects: "read" },
+      { name: "s3.delete_bucket", description: "Delete an empty bucket", side_effects: "write" },
+    ];
+    await op(sid, "catalog_sync", { tools });
+    const first = async (query: string) => (await op(sid, "tool_search", { query })).json.tools[0].name;
+    expect(await first("s3 buckets")).toBe("s3.list_buckets");
+    expect(await first("bucket")).toBe("s3.list_buckets");
+    expect(await first("create a bucket")).toBe("s3.create_bucket");
+    expect(await first("delete the bucket")).toBe("s3.delete_bucket");
+  });
+});
