@@ -74,9 +74,26 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS learn_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`,
 ];
 
-/** A query as it is kept: personal data redacted, whitespace collapsed, bounded. */
+/**
+ * A query as it is kept: personal data redacted, then names dropped — a capitalized word inside a
+ * sentence (Jenna, Sydney, Acme) and the redaction marks — since a name is personal data, belongs to
+ * one request, and would match the next request that names the same person or place; whitespace
+ * collapsed, bounded. Product names go too ("in Stripe"): learned text counts only for words a
+ * tool's own fields lack, and a tool's fields name its product.
+ *
+ * @example cleanQuery("what time is it in Sydney right now?") // "what time is it in right now?"
+ */
 export function cleanQuery(query: string): string {
-  return redactPii(query).text.replace(/\s+/g, " ").trim().slice(0, LEARNING.maxQueryChars);
+  const words = redactPii(query).text.split(/\s+/);
+  const kept = words.filter((word, i) => !isName(word, i === 0 || /[.!?:]$/.test(words[i - 1] ?? "")));
+  return kept.join(" ").trim().slice(0, LEARNING.maxQueryChars);
+}
+
+/** A capitalized word that does not start a sentence, or a redaction mark (see cleanQuery). */
+function isName(word: string, startsSentence: boolean): boolean {
+  const bare = word.replace(/^[^\p{L}\p{N}[]+|[^\p{L}\p{N}\]]+$/gu, "");
+  if (/^\[REDACTED_[A-Z]+\]$/.test(bare)) return true;
+  return !startsSentence && /^\p{Lu}\p{Ll}+(?:'s)?$/u.test(bare);
 }
 
 export class LearningStore {
