@@ -18,13 +18,17 @@ export class BenchSession extends SessionObject {
     return this.published.calls;
   }
 
-  /** Puts learned text in the index as a refresh from the tenant's learning object would. */
+  /**
+   * Puts learned text in the index as a refresh from the tenant's learning object would, then
+   * tidies the index as the session does right after that request's response.
+   */
   async learn(json: string): Promise<number> {
     const tools = JSON.parse(json) as { tool: string; text: string }[];
     const changed = this.ctx.storage.transactionSync(() =>
       this.learning.apply(1, tools, this.catalog.ids(), Date.now()),
     );
-    this.catalog.invalidate();
+    this.learnedChanged(changed);
+    this.ctx.storage.transactionSync(() => this.catalog.tidyIndex());
     return changed;
   }
 

@@ -55,3 +55,22 @@ export function benchCatalog(size: number): Tool[] {
 export const evalQueries: string[] = (
   JSON.parse(readFileSync("bench/search-eval/queries.json", "utf8")) as { query: string }[]
 ).map((q) => q.query);
+
+/**
+ * Learned text as a tenant's use would give it: for each tool of `benchCatalog(size)`, up to three
+ * dev-evaluation queries that asked for the tool it was copied from; tools nobody asked for get none.
+ */
+export function ownLearnedTexts(size: number): { tool: string; text: string }[] {
+  const asked = new Map<string, string[]>();
+  const queries = JSON.parse(readFileSync("bench/search-eval/queries.json", "utf8")) as {
+    query: string;
+    expected: string[];
+  }[];
+  for (const q of queries) {
+    for (const name of q.expected) asked.set(name, [...(asked.get(name) ?? []), q.query]);
+  }
+  return benchCatalog(size).flatMap((tool, i) => {
+    const own = asked.get(base[i % base.length]?.name ?? "")?.slice(0, 3) ?? [];
+    return own.length > 0 ? [{ tool: tool.name, text: own.join("\n") }] : [];
+  });
+}

@@ -51,6 +51,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   #eraseRequested = false;
   #flushScheduled = false;
   #learningScheduled = false;
+  #tidyScheduled = false;
   /** Whether pairs the tenant's learning object did not take wait in trove_learning_outbox. */
   #outbox: boolean | null = null;
   readonly #lifetime: Lifetime;
@@ -112,10 +113,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.catalogStub(catalog),
       );
       if (op.ranksTools) await this.refreshLearned(now);
+      this.catalog.upkeep.begin();
       const value = this.ctx.storage.transactionSync(() => {
         this.applyCatalog(step, name, ctx);
         return op.handler(ctx, input);
       });
+      this.catalog.upkeep.commit();
       this.events.commit();
       if (this.#eraseRequested) await this.erase();
       else await this.#lifetime.extend(now);
@@ -125,6 +128,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.events.rollback();
       // What the failed transaction wrote to the catalog is gone: read it again.
       this.catalog.invalidate();
+      this.catalog.upkeep.rollback();
       this.published.rollback();
       if (!(err instanceof TroveError)) {
         console.error(
@@ -148,6 +152,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     } finally {
       this.scheduleEventFlush();
       this.scheduleLearningSend();
+      this.scheduleIndexTidy();
     }
   }
 
@@ -187,7 +192,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
    */
   private async refreshLearned(now: number): Promise<void> {
     if (!this.config.get().learning.enabled) {
-      if (this.ctx.storage.transactionSync(() => this.learning.clear()) > 0) this.catalog.invalidate();
+      this.learnedChanged(this.ctx.storage.transactionSync(() => this.learning.clear()));
       return;
     }
     const stub = this.learningStub();
@@ -195,13 +200,39 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.learning.retryLater(now);
     try {
       const changes = await withTimeout(stub.changedSince(this.learning.version), LEARNING_WAIT_MS);
-      const changed = this.ctx.storage.transactionSync(() =>
-        this.learning.apply(changes.version, changes.tools, this.catalog.ids(), now),
+      this.learnedChanged(
+        this.ctx.storage.transactionSync(() =>
+          this.learning.apply(changes.version, changes.tools, this.catalog.ids(), now),
+        ),
       );
-      if (changed > 0) this.catalog.invalidate();
     } catch (err) {
       console.error(JSON.stringify({ msg: "learning refresh failed", error: String(err) }));
     }
+  }
+
+  /** `tools` had their learned text rewritten in the index. */
+  protected learnedChanged(tools: number): void {
+    if (tools === 0) return;
+    this.catalog.invalidate();
+    this.catalog.upkeep.note(tools);
+  }
+
+  /**
+   * Merges the tools' search index right after the response when the request rewrote enough of
+   * it (CatalogStore.tidyIndex): the request does not wait, and later searches read one segment.
+   */
+  private scheduleIndexTidy(): void {
+    if (this.#tidyScheduled || !this.catalog.upkeep.due(this.catalog.size())) return;
+    this.#tidyScheduled = true;
+    setTimeout(() => {
+      this.#tidyScheduled = false;
+      if (!this.#ready) return;
+      try {
+        this.ctx.storage.transactionSync(() => this.catalog.tidyIndex());
+      } catch (err) {
+        console.error(JSON.stringify({ msg: "index tidy failed", error: String(err) }));
+      }
+    }, 0);
   }
 
   /**
@@ -356,6 +387,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.#lifetime.reset();
     this.config.reset();
     this.catalog.invalidate();
+    this.catalog.upkeep.reset();
     this.learning.reset();
     this.published.reset();
     this.#outbox = null;

@@ -75,7 +75,7 @@ export class SessionLearning {
   }
 
   /**
-   * Puts the tenant's learned texts in the tools' index; returns the rows changed. A tool this
+   * Puts the tenant's learned texts in the tools' index; returns the tools changed. A tool this
    * session does not hold is skipped (it gets its text when a later full refresh finds it).
    */
   apply(
@@ -89,12 +89,13 @@ export class SessionLearning {
       const id = ids.get(tool);
       if (id === undefined) continue;
       const learned = indexText(text);
-      changed += this.sql.run(
+      const { rowsWritten } = this.sql.run(
         `UPDATE trove_tools SET f_learned = ? WHERE id = ? AND f_learned != ?`,
         learned,
         id,
         learned,
-      ).rowsWritten;
+      );
+      if (rowsWritten > 0) changed++;
     }
     this.#version = version;
     this.#checkedAt = now;
@@ -106,7 +107,7 @@ export class SessionLearning {
     this.#checkedAt = now - REFRESH_MS + 10_000;
   }
 
-  /** Learning is off for this session: no learned text in its index. Returns the rows changed. */
+  /** Learning is off for this session: no learned text in its index. Returns the tools changed. */
   clear(): number {
     if (this.#version === -1) return 0;
     this.#version = -1;

@@ -51,7 +51,7 @@ export interface FtsIndex<R, C extends R> {
    * The action term of a row that changes something (a tool whose side effects are not read or
    * pure: `creat` for create_bucket), null for a row that only reads. See UNASKED_ACTION.
    */
-  action?(row: R): string | null;
+  action?(row: C): string | null;
   /**
    * Exact hits score one above the best candidate: the best of all candidates, or of those that
    * are not exact hits themselves. The two differ only when an exact hit is also the best

@@ -23,6 +23,7 @@ import {
   type ToolSource,
   updateRows,
 } from "./catalog-rows";
+import { IndexUpkeep } from "./index-upkeep";
 import type { Visibility } from "./policy";
 import { type LoadingMode, MAX_TOOLS, type ToolRecordInput } from "./tool-record";
 
@@ -53,6 +54,8 @@ export interface CatalogCounts {
 export class CatalogStore {
   #hashes: Map<string, Held> | null = null;
   readonly #entries: CatalogEntries;
+  /** What writes left to merge in the search index (see IndexUpkeep). */
+  readonly upkeep = new IndexUpkeep();
   #size: number | null = null;
   #counts: CatalogCounts | null = null;
   #vocabulary: Map<string, number> | null = null;
@@ -193,6 +196,7 @@ export class CatalogStore {
     const ids = this.ids();
     this.invalidate();
     const removedIds = plan.removed.map((name) => ids.get(name));
+    this.upkeep.note(removedIds.length + plan.rows.filter((row) => ids.has(row.name)).length);
     for (const chunk of jsonChunks(removedIds)) {
       this.sql.run(`DELETE FROM trove_tools WHERE id IN (SELECT value FROM json_each(?))`, chunk);
     }
@@ -272,6 +276,7 @@ export class CatalogStore {
       }
     }
     if (changes.length === 0) return 0;
+    this.upkeep.note(changes.length);
     const stored = this.naming();
     this.invalidate();
     const changed = new Map(changes.map((c) => [c.id, c.allowed === 1]));
@@ -351,6 +356,16 @@ export class CatalogStore {
     const deferred = rows.find((r) => r.effective_mode === "deferred")?.n ?? 0;
     const always = rows.find((r) => r.effective_mode === "always")?.n ?? 0;
     return { tools: deferred + always, deferred, always };
+  }
+
+  /**
+   * Merges the search index when writes since the last merge rewrote enough of it (IndexUpkeep);
+   * returns whether it did. The session runs it after the response.
+   */
+  tidyIndex(): boolean {
+    if (!this.upkeep.due(this.size())) return false;
+    this.upkeep.tidy((statement) => this.sql.run(statement));
+    return true;
   }
 
   /** Documents in the search index: the tools the policy allows. */

@@ -4,7 +4,6 @@ import { type FtsIndex, ftsSearch } from "../search/fts-pipeline";
 import { compileUserPattern } from "../search/regex";
 import { requiredLiterals } from "../search/regex-literals";
 import { type NameTests, nameScore, REGEX_SCORE, rankComparator } from "../search/scoring";
-import { documentTerms } from "../search/text";
 import type { CatalogEntry, CatalogStore } from "./catalog-store";
 import { type LoadingMode, type SideEffects, TOOL_NAME } from "./tool-record";
 
@@ -211,23 +210,18 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   rankable: (r) => r,
   termOrder: "direct-first",
   exactAbove: "all-candidates",
-  action: (r) => (r.side_effects === "read" || r.side_effects === "pure" ? null : actionTerm(r.name)),
+  action: (r) => (r.side_effects === "read" || r.side_effects === "pure" ? null : actionTerm(r)),
 };
 
-const actionTerms = new Map<string, string | null>();
-
-/** The first term of a tool's name without its namespace: `creat` for s3.create_bucket. Cached. */
-function actionTerm(name: string): string | null {
-  let term = actionTerms.get(name);
-  if (term === undefined) {
-    const local = name.slice(
-      Math.max(name.lastIndexOf("."), name.lastIndexOf(":"), name.lastIndexOf("/")) + 1,
-    );
-    term = documentTerms(local)[0] ?? null;
-    if (actionTerms.size >= 50_000) actionTerms.clear();
-    actionTerms.set(name, term);
-  }
-  return term;
+/**
+ * The first term of a tool's name after its namespace's terms, read from the indexed fields:
+ * `creat` for s3.create_bucket ("s3 creat bucket" after "s3").
+ */
+function actionTerm(row: FtsRow): string | null {
+  const name = row.f_name.split(" ");
+  const namespace = row.f_namespace === "" ? [] : row.f_namespace.split(" ");
+  const local = namespace.every((term, i) => name[i] === term) ? name.slice(namespace.length) : name;
+  return local[0] || null;
 }
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {

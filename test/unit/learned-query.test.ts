@@ -20,7 +20,9 @@ describe("cleanQuery", () => {
   });
 
   it("redacts personal data and drops the marks", () => {
-    expect(cleanQuery("email bob@example.com or call +1 415 555 0100 about it")).toBe("email or call about it");
+    expect(cleanQuery("email bob@example.com or call +1 415 555 0100 about it")).toBe(
+      "email or call about it",
+    );
   });
 
   it("collapses whitespace and bounds the length", () => {
