@@ -222,7 +222,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
    * it (CatalogStore.tidyIndex): the request does not wait, and later searches read one segment.
    */
   private scheduleIndexTidy(): void {
-    if (this.#tidyScheduled || !this.catalog.upkeep.due(this.catalog.size())) return;
+    if (this.#tidyScheduled || !this.#ready || !this.catalog.upkeep.pending()) return;
     this.#tidyScheduled = true;
     setTimeout(() => {
       this.#tidyScheduled = false;

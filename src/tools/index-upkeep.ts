@@ -20,6 +20,11 @@ export class IndexUpkeep {
     this.#churn += rows;
   }
 
+  /** Whether a tidy may be due whatever the index's size (no SQL needed to tell). */
+  pending(): boolean {
+    return this.#churn >= TIDY_MIN;
+  }
+
   /** Whether rewrites since the last tidy call for one, for an index of `size` documents. */
   due(size: number): boolean {
     return this.#churn >= Math.max(TIDY_MIN, TIDY_SHARE * size);

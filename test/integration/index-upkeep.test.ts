@@ -1,10 +1,10 @@
 // The tools' search index stays compact (src/tools/index-upkeep.ts): after a request that rewrote
 // a large share of it, the session merges it right after the response, so later searches read one
 // segment; small changes are left to FTS5's own merging. Counted in the index's pages, not timed.
-import { runInDurableObject } from "cloudflare:test";
+import { runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { IndexUpkeep } from "../../src/tools/index-upkeep";
-import { newSid, op } from "../support/http";
+import { KEY_A, newSid, op } from "../support/http";
 import { sessionStub } from "../support/session";
 
 const tools = (n: number, words: string) =>
@@ -36,6 +36,21 @@ describe("search index upkeep", () => {
     expect((await op(sid, "tool_search", { query: "alpha" })).json.tools).toEqual([]);
   });
 
+  it("deleting the session right after a bulk rewrite leaves nothing to merge", async () => {
+    const sid = newSid();
+    await op(sid, "catalog_sync", { tools: tools(300, "alpha bravo") });
+    await op(sid, "catalog_sync", { tools: tools(300, "charlie delta") });
+    const res = await SELF.fetch(`https://trove.test/v1/sessions/${sid}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${KEY_A}` },
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await op(sid, "catalog_sync", { tools: tools(300, "charlie delta") });
+    const after = await pages(sid);
+    expect(after.merged).toBeLessThanOrEqual(after.now);
+  });
+
   it("leaves a small change to FTS5's own merging", async () => {
     const sid = newSid();
     await op(sid, "catalog_sync", { tools: tools(300, "alpha bravo") });
@@ -53,8 +68,10 @@ describe("IndexUpkeep", () => {
     const upkeep = new IndexUpkeep();
     upkeep.note(99);
     expect(upkeep.due(50)).toBe(false);
+    expect(upkeep.pending()).toBe(false);
     upkeep.note(1);
     expect(upkeep.due(50)).toBe(true);
+    expect(upkeep.pending()).toBe(true);
     expect(upkeep.due(1_000)).toBe(true);
     expect(upkeep.due(1_001)).toBe(false);
     const statements: string[] = [];
