@@ -4,10 +4,11 @@
 // itself over random documents and queries, and end to end on the issue's example.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FtsIndex, ftsSearch, SESSION_BOOST } from "../../src/search/fts-pipeline";
-import { type FieldSpec, rescore } from "../../src/search/rerank";
-import { indexText, queryTermGroups } from "../../src/search/text";
+import { type FtsIndex, SESSION_BOOST } from "../../src/search/fts-pipeline";
+import type { FieldSpec } from "../../src/search/rerank";
+import { indexText } from "../../src/search/text";
 import { newSid, op } from "../support/http";
+import { pipelineSearch, rawScores } from "../support/pipeline";
 
 interface Doc {
   name: string;
@@ -24,23 +25,6 @@ const INDEX: FtsIndex<Doc, Doc> = {
   termOrder: "direct-first",
   exactAbove: "all-candidates",
 };
-
-function search(docs: Doc[], query: string, session: string[]) {
-  const df = (term: string) => docs.filter((d) => indexText(d.text).split(" ").includes(term)).length;
-  return ftsSearch(INDEX, {
-    query,
-    limit: 50,
-    exact: [],
-    preferredNamespaces: [],
-    sessionNamespaces: new Set(session),
-    stats: {
-      size: () => docs.length,
-      docFrequencies: (terms) => new Map(terms.map((t) => [t, df(t)])),
-      nearTerms: () => [],
-    },
-    candidates: () => docs,
-  }).map((s) => s.row);
-}
 
 const WORDS = ["issue", "open", "list", "repo", "message", "send", "file", "bug", "user", "page"];
 const docsArb = fc.uniqueArray(
@@ -61,21 +45,8 @@ describe("session context in ranking", () => {
         queryArb,
         fc.constantFrom("github", "gitlab", "jira", "linear"),
         (docs, query, ns) => {
-          const raw = new Map(
-            docs.map((d, i) => [
-              d.name,
-              rescore(
-                docs.map((x) => [indexText(x.text)]),
-                queryTermGroups(query),
-                FIELDS,
-                {
-                  size: docs.length,
-                  docFrequency: (t) => docs.filter((x) => indexText(x.text).split(" ").includes(t)).length,
-                },
-              )[i] ?? 0,
-            ]),
-          );
-          const ranked = search(docs, query, [ns]);
+          const raw = rawScores(docs, query, FIELDS);
+          const ranked = pipelineSearch(INDEX, docs, query, [ns]);
           const position = new Map(ranked.map((d, i) => [d.name, i]));
           for (const a of ranked) {
             for (const b of ranked) {
@@ -89,7 +60,7 @@ describe("session context in ranking", () => {
             }
           }
           // Without session namespaces nothing changes among the others, and the order is the cold one.
-          const cold = search(docs, query, []);
+          const cold = pipelineSearch(INDEX, docs, query);
           const others = (list: Doc[]) => list.filter((d) => d.namespace !== ns).map((d) => d.name);
           expect(others(ranked)).toEqual(others(cold));
         },

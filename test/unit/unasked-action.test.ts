@@ -5,10 +5,11 @@
 // and queries, and end to end.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FtsIndex, ftsSearch, UNASKED_ACTION } from "../../src/search/fts-pipeline";
-import { type FieldSpec, rescore } from "../../src/search/rerank";
+import { type FtsIndex, UNASKED_ACTION } from "../../src/search/fts-pipeline";
+import type { FieldSpec } from "../../src/search/rerank";
 import { indexText, queryTermGroups } from "../../src/search/text";
 import { newSid, op } from "../support/http";
+import { pipelineSearch, rawScores } from "../support/pipeline";
 
 interface Doc {
   name: string;
@@ -32,23 +33,6 @@ const INDEX: FtsIndex<Doc, Doc> = {
   action: (d) => (d.action === null ? null : indexText(d.action)),
 };
 
-function search(index: FtsIndex<Doc, Doc>, docs: Doc[], query: string): Doc[] {
-  const df = (term: string) => docs.filter((d) => indexText(d.text).split(" ").includes(term)).length;
-  return ftsSearch(index, {
-    query,
-    limit: 50,
-    exact: [],
-    preferredNamespaces: [],
-    sessionNamespaces: new Set(),
-    stats: {
-      size: () => docs.length,
-      docFrequencies: (terms) => new Map(terms.map((t) => [t, df(t)])),
-      nearTerms: () => [],
-    },
-    candidates: () => docs,
-  }).map((s) => s.row);
-}
-
 const ACTIONS = ["create", "delete", "send", "merge"];
 const WORDS = ["issue", "bucket", "message", "file", "user", "page", ...ACTIONS];
 const docsArb = fc.uniqueArray(
@@ -67,22 +51,12 @@ describe("read-only tools first when a query names no action", () => {
       fc.property(docsArb, queryArb, (docs, query) => {
         const groups = queryTermGroups(query);
         const asked = new Set(groups.flatMap((g) => [...g.terms, ...g.related]));
-        const ranked = search(INDEX, docs, query);
+        const ranked = pipelineSearch(INDEX, docs, query);
         if (docs.some((d) => d.action !== null && asked.has(indexText(d.action)))) {
-          expect(ranked.map((d) => d.name)).toEqual(search(COLD, docs, query).map((d) => d.name));
+          expect(ranked.map((d) => d.name)).toEqual(pipelineSearch(COLD, docs, query).map((d) => d.name));
           return;
         }
-        const corpus = {
-          size: docs.length,
-          docFrequency: (t: string) => docs.filter((x) => indexText(x.text).split(" ").includes(t)).length,
-        };
-        const scores = rescore(
-          docs.map((d) => [indexText(d.text)]),
-          groups,
-          FIELDS,
-          corpus,
-        );
-        const raw = new Map(docs.map((d, i) => [d.name, scores[i] ?? 0]));
+        const raw = rawScores(docs, query, FIELDS);
         const position = new Map(ranked.map((d, i) => [d.name, i]));
         for (const reader of ranked.filter((d) => d.action === null)) {
           for (const changer of ranked.filter((d) => d.action !== null)) {
