@@ -45,7 +45,10 @@ export function queryMass(groups: readonly TermGroup[], corpus: Corpus): number 
     const df = corpus.docFrequency(term);
     return Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
   };
-  return groups.reduce((sum, g) => sum + Math.max(0, ...g.terms.map(idf)), 0);
+  // An argument the index has never seen (a name, an id, a time) is what the request acts on, not
+  // what it asks for: it adds nothing.
+  const unknownArgument = (g: TermGroup) => g.argument && g.terms.every((t) => corpus.docFrequency(t) === 0);
+  return groups.reduce((sum, g) => sum + (unknownArgument(g) ? 0 : Math.max(0, ...g.terms.map(idf))), 0);
 }
 
 export function rescore(

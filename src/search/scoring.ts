@@ -36,7 +36,7 @@ export function boundedRelevance(relevance: number): number {
  * one the query asks for, whatever the query or catalog. The same coverage is stronger evidence in
  * a longer request, whose context words dilute it (counted up to CONCEPT_CAP concepts).
  */
-export const RELEVANCE_CURVE = { coverage: 7.06, concepts: 0.27, offset: -4.32 } as const;
+export const RELEVANCE_CURVE = { coverage: 6.41, concepts: 0.25, offset: -4.13 } as const;
 export const CONCEPT_CAP = 10;
 
 export function calibratedRelevance(coverage: number, concepts: number): number {

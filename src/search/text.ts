@@ -48,6 +48,24 @@ export const MAX_QUERY_TERMS = 16;
 export interface TermGroup {
   terms: string[];
   related: string[];
+  /**
+   * The word is one of the request's arguments rather than its capability: it has a digit or is part
+   * of a token that does (PROJ-88, 3pm, 59.91), or is capitalized inside a sentence (Ana, Lisbon).
+   */
+  argument?: boolean;
+}
+
+/** Lowercased words of the query's arguments (see TermGroup.argument). */
+function argumentWords(query: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = query.split(/\s+/);
+  for (const [i, token] of tokens.entries()) {
+    const bare = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    const startsSentence = i === 0 || /[.!?:;—–-]$/.test(tokens[i - 1] ?? "");
+    const name = !startsSentence && /^\p{Lu}\p{Ll}+(?:'s)?$/u.test(bare);
+    if (/\p{N}/u.test(bare) || name) for (const w of words(bare)) out.add(w);
+  }
+  return out;
 }
 
 /** Whether `word` comes right before an article or a possessive somewhere in `query`. */
@@ -96,6 +114,7 @@ export function queryTermGroups(query: string): TermGroup[] {
   const cut = requestStart(query);
   const context = new Set(cut > 0 ? words(query.slice(0, cut)) : []);
   const request = new Set(words(query.slice(cut)));
+  const args = argumentWords(query);
   for (const word of words(query)) {
     if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word)) continue;
     const own = canonical(word).filter((t) => !seen.has(t));
@@ -110,7 +129,7 @@ export function queryTermGroups(query: string): TermGroup[] {
     for (const t of terms) seen.add(t);
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
     if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
-    else groups.push({ terms, related });
+    else groups.push(args.has(word) ? { terms, related, argument: true } : { terms, related });
     if (seen.size >= MAX_QUERY_TERMS) break;
   }
   // A related term stands in for a missing word; when the query has that word itself, the term

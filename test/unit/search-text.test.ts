@@ -4,7 +4,7 @@ import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { tooDeepPath } from "../../src/http/json-depth";
 import { requiredLiterals } from "../../src/search/regex-literals";
-import { rescore } from "../../src/search/rerank";
+import { queryMass, rescore } from "../../src/search/rerank";
 import { documentTerms, queryTermGroups, words } from "../../src/search/text";
 import { literalAlternatives } from "../../src/tools/tool-search";
 
@@ -106,6 +106,17 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
   });
 
+  it("marks the request's arguments: names inside a sentence and words of tokens with digits", () => {
+    const args = (query: string) =>
+      queryTermGroups(query)
+        .filter((g) => g.argument)
+        .flatMap((g) => g.terms);
+    expect(args("hand PROJ-88 over to Mei in jira")).toEqual(["proj", "88", "mei"]);
+    expect(args("Setup a call with Ana")).toEqual(["ana"]);
+    // A capital that starts the request or a sentence is no name.
+    expect(args("Cancel it. Then email the team")).toEqual([]);
+  });
+
   it("returns nothing for text without a searchable word", () => {
     expect(queryTermGroups('"" * AND ( ) -- ^ 🙂')).toEqual([]);
   });
@@ -177,6 +188,15 @@ describe("rescore", () => {
     );
     expect(learned).toBeGreaterThan(0);
     expect(none).toBe(0);
+  });
+
+  it("leaves arguments the index has never seen out of the query's mass", () => {
+    const corpus = { size: 100, docFrequency: (t: string) => (t === "flight" || t === "lisbon" ? 0 : 5) };
+    const mass = (query: string) => queryMass(queryTermGroups(query), corpus);
+    // "Lisbon" is an argument: the request is as answerable as without it.
+    expect(mass("book a flight to Lisbon")).toBeCloseTo(mass("book a flight"));
+    // "flight" is not: a capability the catalog never names still weighs.
+    expect(mass("book a flight")).toBeGreaterThan(mass("book"));
   });
 
   it("gives no credit for terms the index does not contain", () => {
