@@ -7,6 +7,7 @@
 // all, so no single conversation can steer a tenant's ranking. Queries are redacted of personal
 // data before they are stored.
 import type { Sql } from "../db/sql";
+import { bareToken, isName } from "../search/text";
 import { redactPii } from "../skills/pii";
 
 export const LEARNING = {
@@ -84,17 +85,15 @@ const SCHEMA = [
  * @example cleanQuery("what time is it in Sydney right now?") // "what time is it in right now?"
  */
 export function cleanQuery(query: string): string {
-  const words = redactPii(query).text.split(/\s+/);
-  const kept = words.filter((word, i) => !isName(word, i === 0 || /[.!?:]$/.test(words[i - 1] ?? "")));
+  const words = redactPii(query).text.trim().split(/\s+/);
+  const kept = words.filter((word, i) => {
+    const bare = bareToken(word);
+    return !REDACTION_MARK.test(bare) && !isName(bare, words[i - 1]);
+  });
   return kept.join(" ").trim().slice(0, LEARNING.maxQueryChars);
 }
 
-/** A capitalized word that does not start a sentence, or a redaction mark (see cleanQuery). */
-function isName(word: string, startsSentence: boolean): boolean {
-  const bare = word.replace(/^[^\p{L}\p{N}[]+|[^\p{L}\p{N}\]]+$/gu, "");
-  if (/^\[REDACTED_[A-Z]+\]$/.test(bare)) return true;
-  return !startsSentence && /^\p{Lu}\p{Ll}+(?:'s)?$/u.test(bare);
-}
+const REDACTION_MARK = /^\[REDACTED_[A-Z]+\]$/;
 
 export class LearningStore {
   constructor(private readonly sql: Sql) {

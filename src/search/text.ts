@@ -58,14 +58,27 @@ export interface TermGroup {
 /** Lowercased words of the query's arguments (see TermGroup.argument). */
 function argumentWords(query: string): Set<string> {
   const out = new Set<string>();
-  const tokens = query.split(/\s+/);
+  const tokens = query.trim().split(/\s+/);
   for (const [i, token] of tokens.entries()) {
-    const bare = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-    const startsSentence = i === 0 || /[.!?:;—–-]$/.test(tokens[i - 1] ?? "");
-    const name = !startsSentence && /^\p{Lu}\p{Ll}+(?:'s)?$/u.test(bare);
-    if (/\p{N}/u.test(bare) || name) for (const w of words(bare)) out.add(w);
+    const bare = bareToken(token);
+    if (/\p{N}/u.test(bare) || isName(bare, tokens[i - 1])) for (const w of words(bare)) out.add(w);
   }
   return out;
+}
+
+/** A whitespace-separated token without the punctuation around it (`(Ana),` → `Ana`). */
+export function bareToken(token: string): string {
+  return token.replace(/^[^\p{L}\p{N}[]+|[^\p{L}\p{N}\]]+$/gu, "");
+}
+
+/**
+ * Whether a bare token is a name: a capitalized word (possessive or not) that does not start a
+ * sentence, i.e. that follows another token not ending in `.`, `!`, `?` or `:`.
+ *
+ * @example isName("Ana", "with") // true;  isName("Cancel", undefined) // false
+ */
+export function isName(bare: string, previous: string | undefined): boolean {
+  return previous !== undefined && !/[.!?:]$/.test(previous) && /^\p{Lu}\p{Ll}+(?:'s)?$/u.test(bare);
 }
 
 /** Whether `word` comes right before an article or a possessive somewhere in `query`. */

@@ -27,6 +27,7 @@ describe("cleanQuery", () => {
 
   it("collapses whitespace and bounds the length", () => {
     expect(cleanQuery("  list\n\tfiles  ")).toBe("list files");
+    expect(cleanQuery("  Refund the charge")).toBe("Refund the charge");
     expect(cleanQuery("word ".repeat(1000)).length).toBeLessThanOrEqual(LEARNING.maxQueryChars);
   });
 });
