@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
-import { queryTermGroups } from "../src/search/text";
+import { conceptCount, queryTermGroups } from "../src/search/text";
 import { startBench, table } from "./harness";
 import { startReplay } from "./learning-replay";
 import { argsFor, type CatalogTool } from "./load-mix";
@@ -66,7 +66,7 @@ async function run(
       rank,
       returned: names.length,
       top: out.tools[0]?.relevance ?? 0,
-      concepts: Math.min(CONCEPT_CAP, queryTermGroups(q.query).filter((g) => g.terms.length > 0).length),
+      concepts: Math.min(CONCEPT_CAP, conceptCount(queryTermGroups(q.query))),
       results: out.tools
         .slice(0, 5)
         .map((t) => ({ relevance: t.relevance, wanted: q.expected.includes(t.name) })),

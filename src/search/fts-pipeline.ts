@@ -9,7 +9,7 @@ import {
   type Rankable,
   rankComparator,
 } from "./scoring";
-import { queryTermGroups, type TermGroup } from "./text";
+import { conceptCount, queryTermGroups, type TermGroup } from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
 
@@ -118,7 +118,7 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     corpus,
   );
   const mass = queryMass(groups, corpus);
-  const concepts = groups.filter((g) => g.terms.length > 0).length;
+  const concepts = conceptCount(groups);
   const boost = (row: R) =>
     search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1;
   const asked = new Set(groups.flatMap((g) => [...g.terms, ...g.related]));

@@ -81,6 +81,11 @@ export function isName(bare: string, previous: string | undefined): boolean {
   return previous !== undefined && !/[.!?:]$/.test(previous) && /^\p{Lu}\p{Ll}+(?:'s)?$/u.test(bare);
 }
 
+/** The concepts relevance counts (RELEVANCE_CURVE): those with terms of their own, not only stand-ins. */
+export function conceptCount(groups: readonly TermGroup[]): number {
+  return groups.filter((g) => g.terms.length > 0).length;
+}
+
 /** Whether `word` comes right before an article or a possessive somewhere in `query`. */
 function actsOnObject(query: string, word: string): boolean {
   const lower = query.toLowerCase();
