@@ -38,6 +38,16 @@ export const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map(
   }),
 );
 
+/**
+ * Light verbs: so common in English, and in so many idioms ("go through", "take me to", "give it a
+ * ring"), that alone they say little about the action; the words around them say it. A tool that
+ * happens to be named with one (go_back, take_screenshot) should not win on it: a light verb's term
+ * only stands in, like a related term.
+ */
+export const LIGHT_VERBS: ReadonlySet<string> = new Set(
+  "go goes going went take takes took give gives gave keep keeps bring come hold".split(" "),
+);
+
 /** Words after which a verb-or-noun word reads as a verb: articles and possessives. */
 export const OBJECT_STARTERS: ReadonlySet<string> = new Set(
   "a an the this that these those my our your his her their its some another".split(" "),

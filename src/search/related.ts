@@ -56,7 +56,6 @@ error: logs
 errors: logs
 outage: incident
 down: incident status
-page: incident oncall
 pager: oncall incident
 paged: oncall incident
 call: oncall phone meeting

@@ -63,7 +63,7 @@ export function rescore(
   };
   const weighted = groups.map((g) => ({
     terms: [
-      ...g.terms.map((t) => ({ term: t, idf: idf(t), weight: 1 })),
+      ...g.terms.map((t) => ({ term: t, idf: idf(t), weight: g.weak ? RELATED_WEIGHT : 1 })),
       ...g.related.map((t) => ({ term: t, idf: idf(t), weight: RELATED_WEIGHT })),
     ].filter((t) => t.idf > 0),
   }));

@@ -1,6 +1,6 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
-import { OBJECT_STARTERS, PHRASAL_VERBS, VERB_SENSES } from "./phrasing";
+import { LIGHT_VERBS, OBJECT_STARTERS, PHRASAL_VERBS, VERB_SENSES } from "./phrasing";
 import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
 
@@ -53,6 +53,12 @@ export interface TermGroup {
    * of a token that does (PROJ-88, 3pm, 59.91), or is capitalized inside a sentence (Ana, Lisbon).
    */
   argument?: boolean;
+  /**
+   * The word counts in the query's mass but matches only at a related term's weight: quoted text
+   * and #names spell out what the request acts on ('Sign in', #launch), and a light verb (go, take,
+   * give) takes its meaning from the words around it.
+   */
+  weak?: boolean;
 }
 
 /** Lowercased words of the query's arguments (see TermGroup.argument). */
@@ -63,6 +69,17 @@ function argumentWords(query: string): Set<string> {
     const bare = bareToken(token);
     if (/\p{N}/u.test(bare) || isName(bare, tokens[i - 1])) for (const w of words(bare)) out.add(w);
   }
+  return out;
+}
+
+/** Quoted text ('Sign in', "fix login") and #names: what the request acts on, spelled out. */
+const LITERAL =
+  /(?:^|\s)(?:(['"`\u2018\u201c])([^'"`\u2019\u201d]+)['"`\u2019\u201d](?=$|[\s.,!?;:)])|#([\p{L}\p{N}_-]+))/gu;
+
+/** Words of the query's literals: quoted text and #names (channels, tags). */
+function literalWords(query: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of query.matchAll(LITERAL)) for (const w of words(m[2] ?? m[3] ?? "")) out.add(w);
   return out;
 }
 
@@ -120,6 +137,29 @@ function requestStart(query: string): number {
   return cut;
 }
 
+/** Pronouns a phrasal verb may hold between its verb and particle: "fire it off", "hand them over". */
+const PHRASAL_OBJECTS = new Set("it them this that these those him her me us everything".split(" "));
+
+/**
+ * The phrasal verbs of a query's words ("get rid", "fire it off"): where their words are, and the
+ * actions they mean.
+ */
+function phrasalVerbs(all: readonly string[]): { at: Set<number>; meanings: (readonly string[])[] } {
+  const at = new Set<number>();
+  const meanings: (readonly string[])[] = [];
+  for (const [i, word] of all.entries()) {
+    const gap = PHRASAL_OBJECTS.has(all[i + 1] ?? "") ? 1 : 0;
+    const particle = i + 1 + gap;
+    const meaning =
+      PHRASAL_VERBS.get(`${word} ${all[particle] ?? ""}`) ?? PHRASAL_VERBS.get(`${word} ${all[i + 1] ?? ""}`);
+    if (!meaning) continue;
+    const end = PHRASAL_VERBS.has(`${word} ${all[i + 1] ?? ""}`) ? i + 1 : particle;
+    at.add(i).add(end);
+    meanings.push(meaning);
+  }
+  return { at, meanings };
+}
+
 /**
  * The concepts of a query, in order, with stopwords dropped and at most MAX_QUERY_TERMS distinct
  * terms in all. A word whose terms all appeared earlier adds no group.
@@ -133,8 +173,11 @@ export function queryTermGroups(query: string): TermGroup[] {
   const context = new Set(cut > 0 ? words(query.slice(0, cut)) : []);
   const request = new Set(words(query.slice(cut)));
   const args = argumentWords(query);
-  for (const word of words(query)) {
-    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word)) continue;
+  const literals = literalWords(query);
+  const all = words(query);
+  const phrasal = phrasalVerbs(all);
+  for (const [i, word] of all.entries()) {
+    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || phrasal.at.has(i)) continue;
     const own = canonical(word).filter((t) => !seen.has(t));
     if (own.length === 0) continue;
     for (const t of own) seen.add(t);
@@ -147,21 +190,20 @@ export function queryTermGroups(query: string): TermGroup[] {
     for (const t of terms) seen.add(t);
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
     if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
+    else if (literals.has(word) || LIGHT_VERBS.has(word)) groups.push({ terms, related, weak: true });
     else groups.push(args.has(word) ? { terms, related, argument: true } : { terms, related });
     if (seen.size >= MAX_QUERY_TERMS) break;
+  }
+  // A phrasal verb is one concept, the action it means; its words make none of their own.
+  for (const meaning of phrasal.meanings) {
+    const terms = meaning.flatMap(canonical).filter((t) => !seen.has(t));
+    for (const t of terms) seen.add(t);
+    if (terms.length > 0) groups.push({ terms, related: [] });
   }
   // A related term stands in for a missing word; when the query has that word itself, the term
   // belongs to that word's concept only (no double credit).
   const direct = new Set(groups.flatMap((g) => g.terms));
   for (const g of groups) g.related = g.related.filter((t) => !direct.has(t));
-  const all = words(query);
-  for (const [i, word] of all.entries()) {
-    const phrase = PHRASAL_VERBS.get(`${word} ${all[i + 1] ?? ""}`);
-    if (!phrase) continue;
-    const related = phrase.flatMap(canonical).filter((t) => !seen.has(t));
-    for (const t of related) seen.add(t);
-    if (related.length > 0) groups.push({ terms: [], related });
-  }
   for (const hint of SHAPE_HINTS) {
     if (!hint.pattern.test(query)) continue;
     const related = hint.related.flatMap(canonical).filter((t) => !seen.has(t));

@@ -4,9 +4,10 @@ import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { tooDeepPath } from "../../src/http/json-depth";
 import { requiredLiterals } from "../../src/search/regex-literals";
-import { queryMass, rescore } from "../../src/search/rerank";
+import { queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
 import { documentTerms, queryTermGroups, words } from "../../src/search/text";
 import { literalAlternatives } from "../../src/tools/tool-search";
+import { rawScores } from "../support/pipeline";
 
 describe("words", () => {
   it("splits identifiers in every naming convention", () => {
@@ -82,16 +83,53 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("profile a query")[0]?.terms).toEqual(["profil"]);
   });
 
-  it("reads a phrasal verb as the action it means: get rid of, hand over, push back", () => {
+  it("reads a phrasal verb as the action it means: get rid of, hand over, fire it off", () => {
     expect(queryTermGroups("get rid of the stale lock file")).toContainEqual({
-      terms: [],
-      related: ["delet"],
+      terms: ["delet"],
+      related: [],
     });
-    expect(queryTermGroups("hand PROJ-88 over to Mei")).not.toContainEqual({
-      terms: [],
-      related: ["assign"],
+    expect(queryTermGroups("hand over PROJ-88 to Mei")).toContainEqual({ terms: ["assign"], related: [] });
+    // Only a pronoun may sit between the verb and its particle.
+    expect(queryTermGroups("write up a reply but don't fire it off yet")).toContainEqual({
+      terms: ["send"],
+      related: [],
     });
-    expect(queryTermGroups("hand over PROJ-88 to Mei")).toContainEqual({ terms: [], related: ["assign"] });
+    expect(queryTermGroups("hand PROJ-88 over to Mei").flatMap((g) => g.terms)).not.toContain("assign");
+    // The verb and its particle make no concepts of their own ("fire" is not an incident).
+    const terms = queryTermGroups("fire it off").flatMap((g) => [...g.terms, ...g.related]);
+    expect(terms).toEqual(["send"]);
+  });
+
+  it("lets quoted text, #names and light verbs match only as stand-ins", () => {
+    const weak = (query: string) =>
+      queryTermGroups(query)
+        .filter((g) => g.weak)
+        .flatMap((g) => g.terms);
+    expect(weak("hit the 'Sign in' button")).toEqual(["sign"]);
+    expect(weak('commit with the message "fix login"')).toEqual(["fix", "login"]);
+    expect(weak("add Bob to #launch")).toEqual(["run"]);
+    expect(weak("take me to the page I was on before")).toEqual(["take"]);
+    // Apostrophes are not quotes.
+    expect(weak("what's on Maria's plate, don't guess")).toEqual([]);
+  });
+
+  it("scores a stand-in word at RELATED_WEIGHT of the same match by a plain word", () => {
+    const docs = [
+      { name: "take_screenshot", text: "take screenshot" },
+      { name: "snap_screenshot", text: "snap screenshot" },
+      { name: "go_back", text: "go back" },
+    ];
+    const fields = [{ weight: 1, b: 0 }];
+    const light = rawScores(docs, "take", fields).get("take_screenshot") ?? 0;
+    const plain = rawScores(docs, "snap", fields).get("snap_screenshot") ?? 0;
+    expect(plain).toBeGreaterThan(0);
+    expect(light / plain).toBeCloseTo(RELATED_WEIGHT, 6);
+  });
+
+  it("gives 'page' the sense of paging someone only as a verb", () => {
+    const related = (query: string) => queryTermGroups(query).flatMap((g) => [...g.terms, ...g.related]);
+    expect(related("page the database on-call")).toContain("incid");
+    expect(related("make a new page in the notion wiki")).not.toContain("incid");
   });
 
   it("lets the context of a mid-task request only stand in for its words", () => {
