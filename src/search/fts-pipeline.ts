@@ -1,7 +1,7 @@
 // The full-text search shared by tools and skills: FTS5 bm25 candidates, BM25F re-scoring, exact
 // hits on top, the deterministic order and min-max scores (RFC v0.3 §1.5).
 import { candidateTerms, ftsMatchExpression } from "./fts-query";
-import { type FieldSpec, queryMass, rescore } from "./rerank";
+import { type Corpus, type FieldSpec, queryMass, rescore } from "./rerank";
 import {
   boundedRelevance,
   calibratedRelevance,
@@ -111,8 +111,10 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const expression = ftsMatchExpression(candidateTerms(terms, df));
   const rows = expression ? search.candidates(expression) : [];
   const corpus = { size: search.stats.size(), docFrequency: (term: string) => df.get(term) ?? 0 };
-  const raw = rescore(
+  const actions = rows.map((row) => index.action?.(row) ?? null);
+  const raw = rescoreWithNouns(
     rows.map((row) => index.fields(row)),
+    actions,
     groups,
     index.rescoreFields,
     corpus,
@@ -122,7 +124,6 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const boost = (row: R) =>
     search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1;
   const asked = new Set(groups.flatMap((g) => [...g.terms, ...g.related]));
-  const actions = rows.map((row) => index.action?.(row) ?? null);
   const readOnly = !actions.some((a) => a !== null && asked.has(a));
   const unasked = (i: number) => (readOnly && actions[i] !== null ? 1 - UNASKED_ACTION : 1);
   const scored = rows.map((row, i) => ({
@@ -132,6 +133,31 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     relevance: calibratedRelevance(mass > 0 ? (raw[i] ?? 0) / mass : 0, concepts),
   }));
   return rankWithExact(index, search, scored);
+}
+
+/**
+ * `rescore`, except that a row whose action is a word the query uses as a noun ("the build is
+ * green" for build_image, "the broken checkout flow" for git.checkout) matches that word only as a
+ * stand-in: the query names the thing, not the action.
+ */
+function rescoreWithNouns(
+  fields: readonly (readonly string[])[],
+  actions: readonly (string | null)[],
+  groups: readonly TermGroup[],
+  specs: readonly FieldSpec[],
+  corpus: Corpus,
+): number[] {
+  const raw = rescore(fields, groups, specs, corpus);
+  const nouns = new Set(groups.filter((g) => g.noun).flatMap((g) => g.terms));
+  const named = (i: number) => actions[i] != null && nouns.has(actions[i] as string);
+  if (!actions.some((_, i) => named(i))) return raw;
+  const asThings = rescore(
+    fields,
+    groups.map((g) => (g.noun ? { ...g, weak: true } : g)),
+    specs,
+    corpus,
+  );
+  return raw.map((score, i) => (named(i) ? (asThings[i] ?? 0) : score));
 }
 
 /**

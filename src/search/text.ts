@@ -53,6 +53,8 @@ export interface TermGroup {
    * of a token that does (PROJ-88, 3pm, 59.91), or is capitalized inside a sentence (Ana, Lisbon).
    */
   argument?: boolean;
+  /** The word follows an article or a possessive ("the build", "my checkout"): a thing, not an action. */
+  noun?: boolean;
   /**
    * The word counts in the query's mass but matches only at a related term's weight: quoted text
    * and #names spell out what the request acts on ('Sign in', #launch), and a light verb (go, take,
@@ -111,6 +113,25 @@ function actsOnObject(query: string, word: string): boolean {
     if (before !== undefined && /[\p{L}\p{N}_]/u.test(before)) continue;
     const next = /^\s+([\p{L}]+)/u.exec(lower.slice(at + word.length))?.[1];
     if (next !== undefined && OBJECT_STARTERS.has(next)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `word` follows an article or a possessive somewhere in `query`, right after it or with
+ * one word between ("the build", "the broken checkout"): a thing, not an action.
+ */
+function namedAsThing(query: string, word: string): boolean {
+  const lower = query.toLowerCase();
+  const wordChar = /[\p{L}\p{N}_]/u;
+  for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
+    if (wordChar.test(lower[at - 1] ?? "") || wordChar.test(lower[at + word.length] ?? "")) continue;
+    const before = lower.slice(0, at).match(/[\p{L}\p{N}_]+/gu) ?? [];
+    // The phrase's head: what follows is not another word of the phrase ("a new page": page).
+    const after = /^\s*([\p{L}\p{N}_]+)/u.exec(lower.slice(at + word.length))?.[1];
+    const head =
+      after === undefined || /^[^\s\p{L}\p{N}_]/u.test(lower.slice(at + word.length)) || STOPWORDS.has(after);
+    if (head && before.slice(-2).some((w) => OBJECT_STARTERS.has(w))) return true;
   }
   return false;
 }
@@ -191,7 +212,11 @@ export function queryTermGroups(query: string): TermGroup[] {
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
     if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
     else if (literals.has(word) || LIGHT_VERBS.has(word)) groups.push({ terms, related, weak: true });
-    else groups.push(args.has(word) ? { terms, related, argument: true } : { terms, related });
+    else {
+      const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
+      if (!verb && namedAsThing(query, word)) group.noun = true;
+      groups.push(group);
+    }
     if (seen.size >= MAX_QUERY_TERMS) break;
   }
   // A phrasal verb is one concept, the action it means; its words make none of their own.

@@ -79,7 +79,7 @@ describe("queryTermGroups", () => {
     });
     expect(queryTermGroups("book the big room")[0]?.terms).toContain("reserv");
     // Not before an object: the noun it is.
-    expect(queryTermGroups("read the file")[1]).toEqual({ terms: ["file"], related: [] });
+    expect(queryTermGroups("read the file")[1]).toEqual({ terms: ["file"], related: [], noun: true });
     expect(queryTermGroups("profile a query")[0]?.terms).toEqual(["profil"]);
   });
 
@@ -124,6 +124,20 @@ describe("queryTermGroups", () => {
     const plain = rawScores(docs, "snap", fields).get("snap_screenshot") ?? 0;
     expect(plain).toBeGreaterThan(0);
     expect(light / plain).toBeCloseTo(RELATED_WEIGHT, 6);
+  });
+
+  it("marks the head of a phrase after an article or a possessive as a noun", () => {
+    const nouns = (query: string) =>
+      queryTermGroups(query)
+        .filter((g) => g.noun)
+        .flatMap((g) => g.terms);
+    expect(nouns("the build is green")).toEqual(["build"]);
+    // One word may sit between; a word followed by another of its phrase is not its head.
+    expect(nouns("git log of my local checkout")).toEqual(["checkout"]);
+    expect(nouns("jot it down as a new page in the wiki")).toEqual(["page", "wiki"]);
+    expect(nouns("build an image")).toEqual(["imag"]);
+    // A verb-or-noun word before an object acts.
+    expect(nouns("file a bug")).toEqual(["issu"]);
   });
 
   it("gives 'page' the sense of paging someone only as a verb", () => {

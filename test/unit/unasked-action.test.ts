@@ -85,3 +85,21 @@ describe("read-only tools first when a query names no action", () => {
     expect(await first("delete the bucket")).toBe("s3.delete_bucket");
   });
 });
+
+describe("an action the query uses as a noun", () => {
+  const docs: Doc[] = [
+    { name: "docker.build_image", action: "build", text: "build image from a dockerfile" },
+    { name: "ci.get_status", action: null, text: "status of the latest ci build for a branch" },
+  ];
+
+  it("matches only as a stand-in: 'the build is green' asks about a build, not to build", () => {
+    expect(pipelineSearch(INDEX, docs, "the build is green")[0]?.name).toBe("ci.get_status");
+    // Without action facts (skills) nothing changes: the name match wins.
+    expect(pipelineSearch(COLD, docs, "the build is green")[0]?.name).toBe("docker.build_image");
+  });
+
+  it("leaves the verb alone: 'build an image'", () => {
+    expect(pipelineSearch(INDEX, docs, "build an image")[0]?.name).toBe("docker.build_image");
+    expect(pipelineSearch(INDEX, docs, "build the image")[0]?.name).toBe("docker.build_image");
+  });
+});
