@@ -216,6 +216,14 @@ async function learningEvaluation(history: readonly EvalQuery[], test: readonly 
     };
     const learned = await figures("learned");
     const control = await figures("control");
+    if (args.verbose) {
+      const rank = (o: Outcome | undefined) => (o?.rank === Infinity ? "miss" : String(o?.rank));
+      for (const [i, q] of test.entries()) {
+        if (learned[i]?.rank !== control[i]?.rank) {
+          console.log(`learned ${rank(learned[i])} (control ${rank(control[i])})  ${q.query}`);
+        }
+      }
+    }
     const kinds = [...new Set(learned.filter((o) => o.rank !== null).map((o) => o.kind))].sort();
     const rows = [...kinds, "all"].map((kind) => {
       const pick = (o: Outcome[]) => summarize(kind === "all" ? o : o.filter((x) => x.kind === kind));

@@ -20,10 +20,17 @@ export function words(text: string): string[] {
   return out;
 }
 
+/** Words that end in "s" without being the plural of the word before it ("news" is not "new"s). */
+const NOT_PLURAL = new Set(["news"]);
+
+function plural(word: string): boolean {
+  return word.endsWith("s") && !word.endsWith("ss") && !NOT_PLURAL.has(word);
+}
+
 function canonical(word: string): string[] {
   const phrase = ABBREVIATIONS.get(word);
   if (phrase) return phrase.map((w) => stem(w));
-  const synonym = SYNONYMS.get(word) ?? (word.endsWith("s") ? SYNONYMS.get(word.slice(0, -1)) : undefined);
+  const synonym = SYNONYMS.get(word) ?? (plural(word) ? SYNONYMS.get(word.slice(0, -1)) : undefined);
   return [stem(synonym ?? word)];
 }
 

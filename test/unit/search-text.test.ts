@@ -38,6 +38,10 @@ describe("documentTerms", () => {
     expect(documentTerms("remove")).toEqual(documentTerms("delete"));
     expect(documentTerms("repo")).toEqual(documentTerms("repository"));
     expect(documentTerms("PR")).toEqual(documentTerms("pull request"));
+    // Plurals fold too, but a word that only looks like one stays itself: news are not new (create).
+    expect(documentTerms("tickets")).toEqual(documentTerms("issue"));
+    expect(documentTerms("news")).not.toEqual(documentTerms("new"));
+    expect(documentTerms("access")).toEqual(["access"]);
   });
 
   it("drops stopwords", () => {
