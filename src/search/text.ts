@@ -20,6 +20,15 @@ export function words(text: string): string[] {
   return out;
 }
 
+/**
+ * A past participle ("bugs assigned to me", "what's deployed in staging", "the generated report"):
+ * it describes a state to look for, not an action to take. A word ending in -ed that stems to
+ * something else ("need", "speed" and "embed" stem to themselves).
+ */
+function participle(word: string): boolean {
+  return word.length >= 5 && word.endsWith("ed") && stem(word) !== word;
+}
+
 /** Words that end in "s" without being the plural of the word before it ("news" is not "new"s). */
 const NOT_PLURAL = new Set(["news"]);
 
@@ -218,7 +227,8 @@ export function queryTermGroups(query: string): TermGroup[] {
     for (const t of terms) seen.add(t);
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
     if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
-    else if (literals.has(word) || LIGHT_VERBS.has(word)) groups.push({ terms, related, weak: true });
+    else if (literals.has(word) || LIGHT_VERBS.has(word) || participle(word))
+      groups.push({ terms, related, weak: true });
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;

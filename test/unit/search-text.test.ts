@@ -104,7 +104,7 @@ describe("queryTermGroups", () => {
     expect(terms).toEqual(["send"]);
   });
 
-  it("lets quoted text, #names and light verbs match only as stand-ins", () => {
+  it("lets quoted text, #names, light verbs and participles match only as stand-ins", () => {
     const weak = (query: string) =>
       queryTermGroups(query)
         .filter((g) => g.weak)
@@ -113,6 +113,10 @@ describe("queryTermGroups", () => {
     expect(weak('commit with the message "fix login"')).toEqual(["fix", "login"]);
     expect(weak("add Bob to #launch")).toEqual(["run"]);
     expect(weak("take me to the page I was on before")).toEqual(["take"]);
+    // Past participles describe a state to look for: "bugs assigned to me" asks for no assigning.
+    expect(weak("list the open bugs assigned to me")).toEqual(["assign"]);
+    expect(weak("what's deployed in staging")).toEqual(["deploy"]);
+    expect(weak("I need more speed")).toEqual([]);
     // Apostrophes are not quotes.
     expect(weak("what's on Maria's plate, don't guess")).toEqual([]);
   });
