@@ -36,6 +36,7 @@ const sets = args.queries
   .map((file) => ({ file, queries: JSON.parse(readFileSync(file, "utf8")) as EvalQuery[] }));
 
 interface Outcome {
+  query: string;
   kind: string;
   /** Rank of the first expected tool (Infinity: not in the top 10); null for no-answer queries. */
   rank: number | null;
@@ -62,6 +63,7 @@ async function run(
     const index = names.findIndex((n) => q.expected.includes(n));
     const rank = q.expected.length === 0 ? null : index === -1 ? Infinity : index + 1;
     outcomes.push({
+      query: q.query,
       kind: q.kind,
       rank,
       returned: names.length,
@@ -282,6 +284,13 @@ try {
     }
   }
   console.log(`${noAnswerLine(everything)} (all sets)`);
+  if (args.verbose) {
+    // Where the two kinds overlap: answerable queries whose top relevance is as low as a no-answer one's.
+    const highestNone = Math.max(...everything.filter((o) => o.rank === null).map((o) => o.top));
+    const low = everything.filter((o) => o.rank !== null && o.top <= highestNone).sort((a, b) => a.top - b.top);
+    console.log(`\nanswerable queries at or below the highest no-answer relevance (${highestNone.toFixed(2)}): ${low.length}`);
+    for (const o of low) console.log(`  ${o.top.toFixed(2)}  ${o.query}`);
+  }
   const [history, test] = sets;
   if (history && test) {
     const learned = await learningEvaluation(history.queries, test.queries);

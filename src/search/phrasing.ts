@@ -48,6 +48,15 @@ export const LIGHT_VERBS: ReadonlySet<string> = new Set(
   "go goes going went take takes took give gives gave keep keeps bring come hold".split(" "),
 );
 
+/**
+ * Verbs of placing that, before "a" or "an", put something new somewhere: "drop a marker on the
+ * dashboard", "leave a note on the ticket", "put an event on my calendar". The action is adding;
+ * the verb's other senses ("drop the table", "leave the channel") do not apply.
+ */
+export const PLACING_VERBS: ReadonlySet<string> = new Set(
+  "drop drops leave leaves put puts stick pop".split(" "),
+);
+
 /** Words after which a verb-or-noun word reads as a verb: articles and possessives. */
 export const OBJECT_STARTERS: ReadonlySet<string> = new Set(
   "a an the this that these those my our your his her their its some another".split(" "),

@@ -1,6 +1,6 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
-import { LIGHT_VERBS, OBJECT_STARTERS, PHRASAL_VERBS, VERB_SENSES } from "./phrasing";
+import { LIGHT_VERBS, OBJECT_STARTERS, PHRASAL_VERBS, PLACING_VERBS, VERB_SENSES } from "./phrasing";
 import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
 
@@ -121,6 +121,11 @@ export function conceptCount(groups: readonly TermGroup[]): number {
   return groups.filter((g) => g.terms.length > 0).length;
 }
 
+/** Whether `word` comes right before "a" or "an" somewhere in `query`. */
+function placesNew(query: string, word: string): boolean {
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}_])${word}\\s+an?\\s`, "iu").test(query);
+}
+
 /** Whether `word` comes right before an article or a possessive somewhere in `query`. */
 function actsOnObject(query: string, word: string): boolean {
   const lower = query.toLowerCase();
@@ -218,11 +223,15 @@ export function queryTermGroups(query: string): TermGroup[] {
     const own = canonical(word).filter((t) => !seen.has(t));
     if (own.length === 0) continue;
     for (const t of own) seen.add(t);
-    const acts = VERB_SENSES.get(word);
+    const acts = PLACING_VERBS.has(word) && placesNew(query, word) ? ["add"] : VERB_SENSES.get(word);
     const verb = acts !== undefined && actsOnObject(query, word);
     // A verb-or-noun word acting on an object: the action leads, the noun only stands in.
     const terms = verb ? [...new Set(acts.flatMap(canonical))] : own;
-    const expansions = verb ? own : (QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical);
+    const expansions = verb
+      ? PLACING_VERBS.has(word)
+        ? []
+        : own
+      : (QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical);
     const related = [...new Set(expansions)].filter((t) => !terms.includes(t));
     for (const t of terms) seen.add(t);
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.

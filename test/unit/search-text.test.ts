@@ -148,6 +148,15 @@ describe("queryTermGroups", () => {
     expect(nouns("file a bug")).toEqual(["issu"]);
   });
 
+  it("reads a verb of placing before 'a' or 'an' as adding something: drop a marker, leave a note", () => {
+    const first = (query: string) => queryTermGroups(query)[0];
+    expect(first("drop a marker on the dashboard")).toEqual({ terms: ["creat"], related: [] });
+    expect(first("leave a comment on the ticket")).toEqual({ terms: ["creat"], related: [] });
+    // Other objects keep the verb's own sense.
+    expect(first("drop the old table")?.terms).toEqual(["delet"]);
+    expect(first("leave the #random channel")?.terms).toEqual(["leav"]);
+  });
+
   it("gives 'page' the sense of paging someone only as a verb", () => {
     const related = (query: string) => queryTermGroups(query).flatMap((g) => [...g.terms, ...g.related]);
     expect(related("page the database on-call")).toContain("incid");
