@@ -179,8 +179,8 @@ function requestStart(query: string): number {
   return cut;
 }
 
-/** Pronouns a phrasal verb may hold between its verb and particle: "fire it off", "hand them over". */
-const PHRASAL_OBJECTS = new Set("it them this that these those him her me us everything".split(" "));
+/** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
+const MAX_PHRASAL_GAP = 2;
 
 /**
  * The phrasal verbs of a query's words ("get rid", "fire it off"): where their words are, and the
@@ -190,14 +190,14 @@ function phrasalVerbs(all: readonly string[]): { at: Set<number>; meanings: (rea
   const at = new Set<number>();
   const meanings: (readonly string[])[] = [];
   for (const [i, word] of all.entries()) {
-    const gap = PHRASAL_OBJECTS.has(all[i + 1] ?? "") ? 1 : 0;
-    const particle = i + 1 + gap;
-    const meaning =
-      PHRASAL_VERBS.get(`${word} ${all[particle] ?? ""}`) ?? PHRASAL_VERBS.get(`${word} ${all[i + 1] ?? ""}`);
-    if (!meaning) continue;
-    const end = PHRASAL_VERBS.has(`${word} ${all[i + 1] ?? ""}`) ? i + 1 : particle;
-    at.add(i).add(end);
-    meanings.push(meaning);
+    for (let end = i + 1; end <= i + 1 + MAX_PHRASAL_GAP && end < all.length; end++) {
+      const meaning = PHRASAL_VERBS.get(`${word} ${all[end]}`);
+      if (meaning) {
+        at.add(i).add(end);
+        meanings.push(meaning);
+        break;
+      }
+    }
   }
   return { at, meanings };
 }

@@ -93,12 +93,15 @@ describe("queryTermGroups", () => {
       related: [],
     });
     expect(queryTermGroups("hand over PROJ-88 to Mei")).toContainEqual({ terms: ["assign"], related: [] });
-    // Only a pronoun may sit between the verb and its particle.
+    // Up to two words may sit between the verb and its particle.
     expect(queryTermGroups("write up a reply but don't fire it off yet")).toContainEqual({
       terms: ["send"],
       related: [],
     });
-    expect(queryTermGroups("hand PROJ-88 over to Mei").flatMap((g) => g.terms)).not.toContain("assign");
+    expect(queryTermGroups("hand PROJ-88 over to Mei")).toContainEqual({ terms: ["assign"], related: [] });
+    expect(queryTermGroups("hand the old PROJ-88 ticket over").flatMap((g) => g.terms)).not.toContain(
+      "assign",
+    );
     // The verb and its particle make no concepts of their own ("fire" is not an incident).
     const terms = queryTermGroups("fire it off").flatMap((g) => [...g.terms, ...g.related]);
     expect(terms).toEqual(["send"]);
