@@ -1,6 +1,7 @@
 // The per-session Durable Object: owns start-up (schema, packs), lifetime (the idle alarm, in
 // session/lifetime.ts) and dispatch (each operation inside one transaction).
 import { DurableObject } from "cloudflare:workers";
+import { renormalizeSession } from "./db/index-text";
 import { migrate } from "./db/migrations";
 import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
@@ -397,6 +398,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private ensureReady(): void {
     if (this.#ready) return;
     migrate(this.sql, (fn) => this.ctx.storage.transactionSync(fn));
+    // A deploy that changed how text is normalized: the index is re-normalized before any search.
+    const renormalized = this.ctx.storage.transactionSync(() => renormalizeSession(this.sql));
+    if (renormalized) this.catalog.upkeep.note(renormalized.tools);
     this.#outbox ??= this.sql.one(`SELECT 1 AS x FROM trove_learning_outbox LIMIT 1`) !== undefined;
     this.#ready = true;
   }

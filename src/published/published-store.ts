@@ -3,11 +3,19 @@
 // for removed tools, so that a session asks only for what changed since the version it holds.
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
+import { indexTextVersion } from "../search/text";
 import { assertNotReserved } from "../tools/catalog-naming";
-import type { PublishedRecord } from "../tools/catalog-rows";
+import type { PublishedRecord, RecordRow } from "../tools/catalog-rows";
 import { recordRow } from "../tools/catalog-rows";
 import { fingerprintOf, type SyncResult } from "../tools/catalog-store";
-import { hashTool, MAX_TOOLS, normalizeTool, type ToolRecordInput } from "../tools/tool-record";
+import { toolSearchFields } from "../tools/tool-index";
+import {
+  hashTool,
+  MAX_TOOLS,
+  type NormalizedTool,
+  normalizeTool,
+  type ToolRecordInput,
+} from "../tools/tool-record";
 
 const SCHEMA = [
   // One row per tool ever published under this name, holding the tool's session row as JSON
@@ -74,7 +82,37 @@ export class PublishedStore {
   private init(): void {
     if (this.#initialized) return;
     for (const statement of SCHEMA) this.sql.run(statement);
+    this.renormalize();
     this.#initialized = true;
+  }
+
+  /**
+   * Rows computed under another text normalization (an earlier deploy) get their search fields
+   * recomputed from their records, so that sessions taking them index what queries now become.
+   * The catalog's version does not move: the records did not change, and a session re-normalizes
+   * the rows it already holds itself (src/db/index-text.ts).
+   */
+  private renormalize(): void {
+    const current = indexTextVersion();
+    const stored = this.sql.one<{ value: string }>(
+      `SELECT value FROM pub_meta WHERE key = 'index_text'`,
+    )?.value;
+    if (stored === current) return;
+    const rows = this.sql.all<{ name: string; row: string }>(
+      `SELECT name, row FROM pub_tools WHERE removed = 0`,
+    );
+    for (const { name, row } of rows) {
+      const held = JSON.parse(row) as RecordRow;
+      const next = JSON.stringify({
+        ...held,
+        ...toolSearchFields(JSON.parse(held.record) as NormalizedTool),
+      });
+      if (next !== row) this.sql.run(`UPDATE pub_tools SET row = ? WHERE name = ?`, next, name);
+    }
+    this.sql.run(
+      `INSERT INTO pub_meta (key, value) VALUES ('index_text', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      current,
+    );
   }
 
   private meta(): Meta | null {

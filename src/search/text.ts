@@ -1,5 +1,6 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
+import { canonicalJson, sha256Hex } from "./hash";
 import { LIGHT_VERBS, OBJECT_STARTERS, PHRASAL_VERBS, PLACING_VERBS, VERB_SENSES } from "./phrasing";
 import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
@@ -41,6 +42,24 @@ function canonical(word: string): string[] {
   if (phrase) return phrase.map((w) => stem(w));
   const synonym = SYNONYMS.get(word) ?? (plural(word) ? SYNONYMS.get(word.slice(0, -1)) : undefined);
   return [stem(synonym ?? word)];
+}
+
+/**
+ * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
+ * (the word lists are hashed in `indexTextVersion` on their own).
+ */
+const NORMALIZER_REVISION = 1;
+let textVersion: string | undefined;
+
+/**
+ * What an index's text was normalized by: the revision above and every word list documents go
+ * through. An object whose stored rows carry another version re-normalizes them (src/db/index-text.ts).
+ */
+export function indexTextVersion(): string {
+  textVersion ??= sha256Hex(
+    canonicalJson([NORMALIZER_REVISION, [...STOPWORDS], [...SYNONYMS], [...ABBREVIATIONS], [...NOT_PLURAL]]),
+  ).slice(0, 16);
+  return textVersion;
 }
 
 /** Normalized terms of document text: stopwords dropped, synonyms folded, stemmed. Keeps repeats. */
