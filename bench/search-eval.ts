@@ -287,8 +287,12 @@ try {
   if (args.verbose) {
     // Where the two kinds overlap: answerable queries whose top relevance is as low as a no-answer one's.
     const highestNone = Math.max(...everything.filter((o) => o.rank === null).map((o) => o.top));
-    const low = everything.filter((o) => o.rank !== null && o.top <= highestNone).sort((a, b) => a.top - b.top);
-    console.log(`\nanswerable queries at or below the highest no-answer relevance (${highestNone.toFixed(2)}): ${low.length}`);
+    const low = everything
+      .filter((o) => o.rank !== null && o.top <= highestNone)
+      .sort((a, b) => a.top - b.top);
+    console.log(
+      `\nanswerable queries at or below the highest no-answer relevance (${highestNone.toFixed(2)}): ${low.length}`,
+    );
     for (const o of low) console.log(`  ${o.top.toFixed(2)}  ${o.query}`);
   }
   const [history, test] = sets;

@@ -1,7 +1,6 @@
 // The per-session Durable Object: owns start-up (schema, packs), lifetime (the idle alarm, in
 // session/lifetime.ts) and dispatch (each operation inside one transaction).
 import { DurableObject } from "cloudflare:workers";
-import { renormalizeSession } from "./db/index-text";
 import { migrate } from "./db/migrations";
 import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
@@ -9,6 +8,7 @@ import { TroveError } from "./errors";
 import { BUNDLE } from "./generated/packs";
 import type { LearningRpc } from "./learning/learning-rpc";
 import type { OpResult, SessionAddress, SessionRpc, StorageCost } from "./ops/dispatch";
+import { renormalizeSession } from "./session/index-text";
 
 export type { OpResult, SessionAddress };
 

@@ -90,7 +90,7 @@ export class PublishedStore {
    * Rows computed under another text normalization (an earlier deploy) get their search fields
    * recomputed from their records, so that sessions taking them index what queries now become.
    * The catalog's version does not move: the records did not change, and a session re-normalizes
-   * the rows it already holds itself (src/db/index-text.ts).
+   * the rows it already holds itself (src/session/index-text.ts).
    */
   private renormalize(): void {
     const current = indexTextVersion();

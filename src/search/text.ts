@@ -53,7 +53,7 @@ let textVersion: string | undefined;
 
 /**
  * What an index's text was normalized by: the revision above and every word list documents go
- * through. An object whose stored rows carry another version re-normalizes them (src/db/index-text.ts).
+ * through. An object whose stored rows carry another version re-normalizes them (src/session/index-text.ts).
  */
 export function indexTextVersion(): string {
   textVersion ??= sha256Hex(

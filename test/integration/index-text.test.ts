@@ -1,13 +1,13 @@
 // Index text written under an earlier normalization (a deploy changed stopwords, synonyms or the
 // stemmer) is re-normalized from the stored records on the object's next start, in sessions and in
-// published catalogs (src/db/index-text.ts). The earlier text is simulated by rewriting the stored
+// published catalogs (src/session/index-text.ts). The earlier text is simulated by rewriting the stored
 // search fields as an older release would have written them; the restart is a real one.
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CatalogObject } from "../../src/catalog-object";
-import { renormalizeSession } from "../../src/db/index-text";
 import { createSql } from "../../src/db/sql";
 import { indexTextVersion } from "../../src/search/text";
+import { renormalizeSession } from "../../src/session/index-text";
 import { useCorePack } from "../support/core-pack";
 import { call, newSid, op } from "../support/http";
 import { sessionStub } from "../support/session";

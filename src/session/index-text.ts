@@ -2,12 +2,13 @@
 // that changes stopwords, synonyms or the stemmer would leave "news" indexed as it used to read.
 // A session re-normalizes its tools and skills from their stored records once, on its first start
 // under the new version (`indexTextVersion`); a published catalog does the same for its rows.
+
+import type { Sql } from "../db/sql";
 import type { BundledSkill } from "../packs/bundle";
 import { indexTextVersion } from "../search/text";
 import { skillSearchFields } from "../skills/skill-index";
 import { toolSearchFields } from "../tools/tool-index";
 import type { NormalizedTool } from "../tools/tool-record";
-import type { Sql } from "./sql";
 
 const TOOL_FIELDS = ["f_name", "f_namespace", "f_tags", "f_description", "f_params", "f_examples"] as const;
 const SKILL_FIELDS = ["f_name", "f_title", "f_tags", "f_trigger", "f_description", "f_body"] as const;
