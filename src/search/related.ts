@@ -243,6 +243,21 @@ charged: charge payment
 pay: payment charge
 subscription: plan billing
 customer: client contact
+gh: github
+pg: postgres
+psql: postgres
+bq: bigquery
+gcal: calendar
+utc: timezone time
+gmt: timezone time
+pst: timezone time
+pdt: timezone time
+est: timezone time
+edt: timezone time
+cst: timezone time
+cet: timezone time
+bst: timezone time
+jst: timezone time
 lead: contact deal
 crm: contact deal
 revenue: report

@@ -56,6 +56,13 @@ describe("queryTermGroups", () => {
     expect(groups[0]?.related).toEqual(documentTerms("create"));
   });
 
+  it("reads the abbreviations people type for products and time zones", () => {
+    const related = (query: string) => queryTermGroups(query).flatMap((g) => g.related);
+    expect(related("gh issue")).toContain("github");
+    expect(related("pg slow queries")).toContain("postgr");
+    expect(related("utc to pst")).toEqual(expect.arrayContaining(["timezon", "time"]));
+  });
+
   it("never counts a related term that the query also says directly", () => {
     const groups = queryTermGroups("read a file");
     const direct = groups.flatMap((g) => g.terms);
