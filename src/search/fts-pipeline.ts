@@ -171,7 +171,9 @@ function withCorrections(groups: TermGroup[], stats: IndexStats): TermGroup[] {
     // A word the index lacks but the query vocabulary gives a meaning to is a word, not a typo.
     if (g.terms.length === 0 || g.related.length > 0 || g.terms.some((t) => (df.get(t) ?? 0) > 0)) return g;
     const near = g.terms.flatMap((t) => stats.nearTerms(t));
-    return near.length === 0 ? g : { terms: g.terms, related: [...new Set([...g.related, ...near])] };
+    return near.length === 0
+      ? g
+      : { terms: g.terms, related: [...new Set([...g.related, ...near])], corrected: true };
   });
 }
 

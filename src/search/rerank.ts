@@ -48,7 +48,9 @@ export function queryMass(groups: readonly TermGroup[], corpus: Corpus): number 
   // An argument the index has never seen (a name, an id, a time) is what the request acts on, not
   // what it asks for: it adds nothing.
   const unknownArgument = (g: TermGroup) => g.argument && g.terms.every((t) => corpus.docFrequency(t) === 0);
-  return groups.reduce((sum, g) => sum + (unknownArgument(g) ? 0 : Math.max(0, ...g.terms.map(idf))), 0);
+  // A misspelled word weighs what the word it stands for does ("calender" as "calendar").
+  const terms = (g: TermGroup) => (g.corrected ? g.related : g.terms);
+  return groups.reduce((sum, g) => sum + (unknownArgument(g) ? 0 : Math.max(0, ...terms(g).map(idf))), 0);
 }
 
 export function rescore(

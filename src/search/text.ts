@@ -96,6 +96,11 @@ export interface TermGroup {
    * give) takes its meaning from the words around it.
    */
   weak?: boolean;
+  /**
+   * The word is unknown to the index, and its related terms are the indexed words it may be a
+   * misspelling of (set by the search, which knows the index).
+   */
+  corrected?: boolean;
 }
 
 /** Lowercased words of the query's arguments (see TermGroup.argument). */

@@ -278,6 +278,15 @@ describe("rescore", () => {
     expect(mass("book a flight")).toBeGreaterThan(mass("book"));
   });
 
+  it("weighs a misspelled word as the word it may stand for", () => {
+    const corpus = { size: 100, docFrequency: (t: string) => (t === "calendar" ? 5 : 0) };
+    const typo = queryMass([{ terms: ["calender"], related: ["calendar"], corrected: true }], corpus);
+    const word = queryMass([{ terms: ["calendar"], related: [] }], corpus);
+    expect(typo).toBeCloseTo(word);
+    // Unknown and not a misspelling: a concept the index never names, at an unseen term's weight.
+    expect(queryMass([{ terms: ["calender"], related: [] }], corpus)).toBeGreaterThan(word);
+  });
+
   it("gives no credit for terms the index does not contain", () => {
     const scores = rescore([["refund", ""]], [{ terms: ["refund"], related: [] }], fields, {
       size: 100,
