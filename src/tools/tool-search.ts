@@ -204,7 +204,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     { weight: 0.6, b: 0.5 }, // f_examples
     // What people of this tenant asked for when they went on to use the tool (src/learning/),
     // for the words the tool's own fields lack.
-    { weight: 1.5, b: 0.5, gapsOnly: true }, // f_learned
+    { weight: 1, b: 0.5, gapsOnly: true }, // f_learned
   ],
   key: (r) => r.name,
   rankable: (r) => r,
