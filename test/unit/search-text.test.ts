@@ -49,6 +49,13 @@ describe("documentTerms", () => {
   });
 });
 
+/** The terms of the query's concepts that carry `flag`. */
+function termsOf(query: string, flag: "weak" | "noun"): string[] {
+  return queryTermGroups(query)
+    .filter((g) => g[flag])
+    .flatMap((g) => g.terms);
+}
+
 describe("queryTermGroups", () => {
   it("keeps one concept per meaningful word, with related terms for everyday words", () => {
     const groups = queryTermGroups("please open a bug");
@@ -115,10 +122,7 @@ describe("queryTermGroups", () => {
   });
 
   it("lets quoted text, #names, light verbs and participles match only as stand-ins", () => {
-    const weak = (query: string) =>
-      queryTermGroups(query)
-        .filter((g) => g.weak)
-        .flatMap((g) => g.terms);
+    const weak = (query: string) => termsOf(query, "weak");
     expect(weak("hit the 'Sign in' button")).toEqual(["sign"]);
     expect(weak('commit with the message "fix login"')).toEqual(["fix", "login"]);
     expect(weak("add Bob to #launch")).toEqual(["run"]);
@@ -145,10 +149,7 @@ describe("queryTermGroups", () => {
   });
 
   it("marks the head of a phrase after an article or a possessive as a noun", () => {
-    const nouns = (query: string) =>
-      queryTermGroups(query)
-        .filter((g) => g.noun)
-        .flatMap((g) => g.terms);
+    const nouns = (query: string) => termsOf(query, "noun");
     expect(nouns("the build is green")).toEqual(["build"]);
     // One word may sit between; a word followed by another of its phrase is not its head.
     expect(nouns("git log of my local checkout")).toEqual(["checkout"]);
