@@ -92,8 +92,9 @@ export interface TermGroup {
   noun?: boolean;
   /**
    * The word counts in the query's mass but matches only at a related term's weight: quoted text
-   * and #names spell out what the request acts on ('Sign in', #launch), and a light verb (go, take,
-   * give) takes its meaning from the words around it.
+   * and #names spell out what the request acts on ('Sign in', #launch), a light verb (go, take,
+   * give) takes its meaning from the words around it, and a past participle ("assigned to me")
+   * describes a state rather than an action. Such a word names no action (UNASKED_ACTION).
    */
   weak?: boolean;
   /**
@@ -247,16 +248,14 @@ export function queryTermGroups(query: string): TermGroup[] {
     const own = canonical(word).filter((t) => !seen.has(t));
     if (own.length === 0) continue;
     for (const t of own) seen.add(t);
-    const acts = PLACING_VERBS.has(word) && placesNew(query, word) ? ["add"] : VERB_SENSES.get(word);
+    const placing = PLACING_VERBS.has(word) && placesNew(query, word);
+    const acts = placing ? ["add"] : VERB_SENSES.get(word);
     const verb = acts !== undefined && actsOnObject(query, word);
     // A verb-or-noun word acting on an object: the action leads, the noun only stands in.
     const terms = verb ? [...new Set(acts.flatMap(canonical))] : own;
-    const expansions = verb
-      ? PLACING_VERBS.has(word)
-        ? []
-        : own
-      : (QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical);
-    const related = [...new Set(expansions)].filter((t) => !terms.includes(t));
+    const expansions = verb ? own : (QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical);
+    // Placing something new is adding, nothing else: "drop a marker" has no delete in it.
+    const related = placing ? [] : [...new Set(expansions)].filter((t) => !terms.includes(t));
     for (const t of terms) seen.add(t);
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
     if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
