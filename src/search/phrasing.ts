@@ -9,6 +9,7 @@
 export const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
     file: ["create", "submit"],
+    open: ["open", "create"],
     book: ["schedule", "create", "reserve"],
     post: ["send", "message", "create"],
     ship: ["deploy", "release"],

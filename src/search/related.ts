@@ -7,7 +7,6 @@
  * outranking a direct match. Grouped by domain; each line is `word: expansion expansion …`.
  */
 const RELATED = `
-open: create
 show: get list
 display: get list
 check: get status

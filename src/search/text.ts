@@ -6,13 +6,18 @@ import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
+/** An acronym's plural ("PRs", "URLs", "IDs"): one word, not "P" + "Rs". */
+const ACRONYM_PLURAL = /(\p{Lu}{2,})s(?!\p{L})/gu;
 const CAMEL_BOUNDARY = /([\p{Ll}\p{N}])(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
 
 /** Raw word tokens of any text, with identifiers split: `createIssue`, `create_issue` → create, issue. */
 export function words(text: string): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(WORD)) {
-    const spaced = match[0].replace(CAMEL_BOUNDARY, "$1$3 $2$4").replaceAll("_", " ");
+    const spaced = match[0]
+      .replace(ACRONYM_PLURAL, "$1S")
+      .replace(CAMEL_BOUNDARY, "$1$3 $2$4")
+      .replaceAll("_", " ");
     for (const part of spaced.split(" ")) {
       // Single letters ("s" of "what's", "e" of "e-mail") carry no meaning worth matching.
       if (part.length > 1 || /\p{N}/u.test(part)) out.push(part.toLowerCase());
@@ -48,7 +53,7 @@ function canonical(word: string): string[] {
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own).
  */
-const NORMALIZER_REVISION = 1;
+const NORMALIZER_REVISION = 2;
 let textVersion: string | undefined;
 
 /**
@@ -123,6 +128,9 @@ const LITERAL =
 function literalWords(query: string): Set<string> {
   const out = new Set<string>();
   for (const m of query.matchAll(LITERAL)) for (const w of words(m[2] ?? m[3] ?? "")) out.add(w);
+  // A path: owner/repo, feature/login, out/reports/2025.
+  for (const token of query.split(/\s+/))
+    if (/[\p{L}\p{N}]\/[\p{L}\p{N}]/u.test(token)) for (const w of words(token)) out.add(w);
   return out;
 }
 
@@ -231,7 +239,7 @@ function phrasalVerbs(all: readonly string[]): { at: Set<number>; meanings: (rea
  * The concepts of a query, in order, with stopwords dropped and at most MAX_QUERY_TERMS distinct
  * terms in all. A word whose terms all appeared earlier adds no group.
  *
- * @example queryTermGroups("open a bug") // [{terms:["open"], related:["creat"]}, {terms:["issu"], related:[]}]
+ * @example queryTermGroups("open a bug") // [{terms:["open", "creat"], related:[]}, {terms:["issu"], related:[], noun: true}]
  */
 export function queryTermGroups(query: string): TermGroup[] {
   const seen = new Set<string>();

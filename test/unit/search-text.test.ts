@@ -34,6 +34,12 @@ describe("documentTerms", () => {
     expect(new Set(stems).size).toBe(1);
   });
 
+  it("reads an acronym's plural as one word", () => {
+    expect(words("open PRs on URLs and IDs")).toEqual(["open", "prs", "on", "urls", "and", "ids"]);
+    expect(words("HTTPServer getURLs")).toEqual(["http", "server", "get", "urls"]);
+    expect(documentTerms("PRs")).toEqual(documentTerms("pull request"));
+  });
+
   it("folds synonyms to one word and expands abbreviations", () => {
     expect(documentTerms("remove")).toEqual(documentTerms("delete"));
     expect(documentTerms("repo")).toEqual(documentTerms("repository"));
@@ -58,9 +64,9 @@ function termsOf(query: string, flag: "weak" | "noun"): string[] {
 
 describe("queryTermGroups", () => {
   it("keeps one concept per meaningful word, with related terms for everyday words", () => {
-    const groups = queryTermGroups("please open a bug");
-    expect(groups.map((g) => g.terms)).toEqual([documentTerms("open"), documentTerms("issue")]);
-    expect(groups[0]?.related).toEqual(documentTerms("create"));
+    const groups = queryTermGroups("please show a bug");
+    expect(groups.map((g) => g.terms)).toEqual([documentTerms("show"), documentTerms("issue")]);
+    expect(groups[0]?.related).toEqual(documentTerms("get list"));
   });
 
   it("reads the abbreviations people type for products and time zones", () => {
@@ -127,6 +133,8 @@ describe("queryTermGroups", () => {
     expect(weak('commit with the message "fix login"')).toEqual(["fix", "login"]);
     expect(weak("add Bob to #launch")).toEqual(["run"]);
     expect(weak("take me to the page I was on before")).toEqual(["take"]);
+    // A path is what the request acts on: owner/repo, a branch, a folder.
+    expect(weak("how many open PRs are there on acme/web?")).toEqual(["acm", "web"]);
     // Past participles describe a state to look for: "bugs assigned to me" asks for no assigning.
     expect(weak("list the open bugs assigned to me")).toEqual(["assign"]);
     expect(weak("what's deployed in staging")).toEqual(["deploy"]);
@@ -166,6 +174,13 @@ describe("queryTermGroups", () => {
     // Other objects keep the verb's own sense.
     expect(first("drop the old table")?.terms).toEqual(["delet"]);
     expect(first("leave the #random channel")?.terms).toEqual(["leav"]);
+  });
+
+  it("gives 'open' the sense of creating only before an object", () => {
+    const related = (query: string) => queryTermGroups(query).flatMap((g) => [...g.terms, ...g.related]);
+    expect(related("open a bug in jira")).toContain("creat");
+    expect(related("which pull requests are still open?")).not.toContain("creat");
+    expect(related("list the open bugs")).not.toContain("creat");
   });
 
   it("gives 'page' the sense of paging someone only as a verb", () => {
