@@ -157,9 +157,16 @@ realtime: active users
 moment: realtime current
 live: realtime current
 currently: realtime current
-tomorrow: forecast
-week: forecast
+tomorrow: forecast event
+tonight: forecast event
+week: forecast event
+weekend: forecast event
 next: forecast
+monday: event
+tuesday: event
+wednesday: event
+thursday: event
+friday: event
 readme: file contents
 contents: read file
 read: file contents

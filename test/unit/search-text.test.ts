@@ -69,11 +69,14 @@ describe("queryTermGroups", () => {
     expect(groups[0]?.related).toEqual(documentTerms("get list"));
   });
 
-  it("reads the abbreviations people type for products and time zones", () => {
+  it("reads abbreviations people type, and days and times", () => {
     const related = (query: string) => queryTermGroups(query).flatMap((g) => g.related);
     expect(related("gh issue")).toContain("github");
     expect(related("pg slow queries")).toContain("postgr");
     expect(related("utc to pst")).toEqual(expect.arrayContaining(["timezon", "time"]));
+    // Days and times ask about what happens then: events as much as forecasts.
+    expect(related("anything on tomorrow?")).toEqual(expect.arrayContaining(["event", "forecast"]));
+    expect(related("move my 1:1 to Friday")).toContain("event");
   });
 
   it("never counts a related term that the query also says directly", () => {
