@@ -157,16 +157,16 @@ realtime: active users
 moment: realtime current
 live: realtime current
 currently: realtime current
-tomorrow: forecast event
-tonight: forecast event
+tomorrow: forecast event schedule
+tonight: forecast event schedule
 week: forecast event
 weekend: forecast event
 next: forecast
-monday: event
-tuesday: event
-wednesday: event
-thursday: event
-friday: event
+monday: event schedule
+tuesday: event schedule
+wednesday: event schedule
+thursday: event schedule
+friday: event schedule
 readme: file contents
 contents: read file
 read: file contents
