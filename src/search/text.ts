@@ -124,7 +124,7 @@ function argumentWords(query: string): Set<string> {
 const LITERAL =
   /(?:^|\s)(?:(['"`\u2018\u201c])([^'"`\u2019\u201d]+)['"`\u2019\u201d](?=$|[\s.,!?;:)])|#([\p{L}\p{N}_-]+))/gu;
 
-/** Words of the query's literals: quoted text and #names (channels, tags). */
+/** Words of the query's literals: quoted text, #names (channels, tags) and paths. */
 function literalWords(query: string): Set<string> {
   const out = new Set<string>();
   for (const m of query.matchAll(LITERAL)) for (const w of words(m[2] ?? m[3] ?? "")) out.add(w);
