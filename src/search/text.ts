@@ -154,19 +154,22 @@ export function conceptCount(groups: readonly TermGroup[]): number {
   return groups.filter((g) => g.terms.length > 0).length;
 }
 
-/** Whether `word` comes right before "a" or "an" somewhere in `query`. */
-function placesNew(query: string, word: string): boolean {
-  return new RegExp(`(?:^|[^\\p{L}\\p{N}_])${word}\\s+an?\\s`, "iu").test(query);
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const INDEFINITE: ReadonlySet<string> = new Set(["a", "an"]);
+
+/** Where `word` stands as a whole word in `lower` (a lowercased query). */
+function* occurrences(lower: string, word: string): Generator<number> {
+  for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
+    if (!WORD_CHAR.test(lower[at - 1] ?? "") && !WORD_CHAR.test(lower[at + word.length] ?? "")) yield at;
+  }
 }
 
-/** Whether `word` comes right before an article or a possessive somewhere in `query`. */
-function actsOnObject(query: string, word: string): boolean {
+/** Whether `word` comes right before one of `next` somewhere in `query` ("file a …", "drop an …"). */
+function followedBy(query: string, word: string, next: ReadonlySet<string>): boolean {
   const lower = query.toLowerCase();
-  for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
-    const before = lower[at - 1];
-    if (before !== undefined && /[\p{L}\p{N}_]/u.test(before)) continue;
-    const next = /^\s+([\p{L}]+)/u.exec(lower.slice(at + word.length))?.[1];
-    if (next !== undefined && OBJECT_STARTERS.has(next)) return true;
+  for (const at of occurrences(lower, word)) {
+    const following = /^\s+([\p{L}]+)/u.exec(lower.slice(at + word.length))?.[1];
+    if (following !== undefined && next.has(following)) return true;
   }
   return false;
 }
@@ -177,14 +180,12 @@ function actsOnObject(query: string, word: string): boolean {
  */
 function namedAsThing(query: string, word: string): boolean {
   const lower = query.toLowerCase();
-  const wordChar = /[\p{L}\p{N}_]/u;
-  for (let at = lower.indexOf(word); at !== -1; at = lower.indexOf(word, at + 1)) {
-    if (wordChar.test(lower[at - 1] ?? "") || wordChar.test(lower[at + word.length] ?? "")) continue;
+  for (const at of occurrences(lower, word)) {
     const before = lower.slice(0, at).match(/[\p{L}\p{N}_]+/gu) ?? [];
     // The phrase's head: what follows is not another word of the phrase ("a new page": page).
-    const after = /^\s*([\p{L}\p{N}_]+)/u.exec(lower.slice(at + word.length))?.[1];
-    const head =
-      after === undefined || /^[^\s\p{L}\p{N}_]/u.test(lower.slice(at + word.length)) || STOPWORDS.has(after);
+    const rest = lower.slice(at + word.length);
+    const after = /^\s*([\p{L}\p{N}_]+)/u.exec(rest)?.[1];
+    const head = after === undefined || /^[^\s\p{L}\p{N}_]/u.test(rest) || STOPWORDS.has(after);
     if (head && before.slice(-2).some((w) => OBJECT_STARTERS.has(w))) return true;
   }
   return false;
@@ -256,9 +257,9 @@ export function queryTermGroups(query: string): TermGroup[] {
     const own = canonical(word).filter((t) => !seen.has(t));
     if (own.length === 0) continue;
     for (const t of own) seen.add(t);
-    const placing = PLACING_VERBS.has(word) && placesNew(query, word);
+    const placing = PLACING_VERBS.has(word) && followedBy(query, word, INDEFINITE);
     const acts = placing ? ["add"] : VERB_SENSES.get(word);
-    const verb = acts !== undefined && actsOnObject(query, word);
+    const verb = acts !== undefined && followedBy(query, word, OBJECT_STARTERS);
     // A verb-or-noun word acting on an object: the action leads, the noun only stands in.
     const terms = verb ? [...new Set(acts.flatMap(canonical))] : own;
     const expansions = verb ? own : (QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical);
