@@ -43,6 +43,8 @@ interface Outcome {
   returned: number;
   /** The first result's relevance (0 when nothing came back). */
   top: number;
+  /** The first result's name ("" when nothing came back). */
+  first: string;
   /** The query's concepts (terms of its own, as relevance counts them, up to CONCEPT_CAP). */
   concepts: number;
   /** The top 5 results: relevance, and whether the query asked for that tool. */
@@ -68,6 +70,7 @@ async function run(
       rank,
       returned: names.length,
       top: out.tools[0]?.relevance ?? 0,
+      first: out.tools[0]?.name ?? "",
       concepts: Math.min(CONCEPT_CAP, conceptCount(queryTermGroups(q.query))),
       results: out.tools
         .slice(0, 5)
@@ -222,7 +225,8 @@ async function learningEvaluation(history: readonly EvalQuery[], test: readonly 
       const rank = (o: Outcome | undefined) => (o?.rank === Infinity ? "miss" : String(o?.rank));
       for (const [i, q] of test.entries()) {
         if (learned[i]?.rank !== control[i]?.rank) {
-          console.log(`learned ${rank(learned[i])} (control ${rank(control[i])})  ${q.query}`);
+          const first = `first ${learned[i]?.first} (control ${control[i]?.first})`;
+          console.log(`learned ${rank(learned[i])} (control ${rank(control[i])})  ${q.query}  → ${first}`);
         }
       }
     }

@@ -1,7 +1,7 @@
 // The full-text search shared by tools and skills: FTS5 bm25 candidates, BM25F re-scoring, exact
 // hits on top, the deterministic order and min-max scores (RFC v0.3 §1.5).
 import { candidateTerms, ftsMatchExpression } from "./fts-query";
-import { type Corpus, type FieldSpec, queryMass, rescore } from "./rerank";
+import { type Corpus, type FieldSpec, type Match, matches, queryMass } from "./rerank";
 import {
   boundedRelevance,
   calibratedRelevance,
@@ -128,9 +128,9 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const unasked = (i: number) => (readOnly && actions[i] !== null ? 1 - UNASKED_ACTION : 1);
   const scored = rows.map((row, i) => ({
     row,
-    strength: boundedRelevance((raw[i] ?? 0) * boost(row) * unasked(i)),
+    strength: boundedRelevance((raw[i]?.score ?? 0) * boost(row) * unasked(i)),
     // What the row itself matches, whatever the session did before: comparable across sessions.
-    relevance: calibratedRelevance(mass > 0 ? (raw[i] ?? 0) / mass : 0, concepts),
+    relevance: calibratedRelevance(raw[i] ?? { score: 0, unmatched: 0 }, mass, concepts),
   }));
   return rankWithExact(index, search, scored);
 }
@@ -146,18 +146,18 @@ function rescoreWithNouns(
   groups: readonly TermGroup[],
   specs: readonly FieldSpec[],
   corpus: Corpus,
-): number[] {
-  const raw = rescore(fields, groups, specs, corpus);
+): Match[] {
+  const raw = matches(fields, groups, specs, corpus);
   const nouns = new Set(groups.filter((g) => g.noun).flatMap((g) => g.terms));
   const named = (i: number) => actions[i] != null && nouns.has(actions[i] as string);
   if (!actions.some((_, i) => named(i))) return raw;
-  const asThings = rescore(
+  const asThings = matches(
     fields,
     groups.map((g) => (g.noun ? { ...g, weak: true } : g)),
     specs,
     corpus,
   );
-  return raw.map((score, i) => (named(i) ? (asThings[i] ?? 0) : score));
+  return raw.map((match, i) => (named(i) ? (asThings[i] ?? match) : match));
 }
 
 /**

@@ -27,12 +27,6 @@ export interface Corpus {
 }
 
 /**
- * Relevance of each candidate (higher is better), from its normalized field texts — one
- * space-separated string per field, in `fields` order.
- *
- * @example rescore([["creat issu", "github"]], [{terms:["issu"], related:[]}], fields, corpus)
- */
-/**
  * What a query could score at most: per concept, the idf of its rarest direct term, counting words
  * the index has never seen at the idf of an unseen term. A candidate's score over this mass is the
  * share of the query's information it matches, which reads the same across queries and catalogs:
@@ -41,29 +35,60 @@ export interface Corpus {
  * (shape hints) are optional and add nothing.
  */
 export function queryMass(groups: readonly TermGroup[], corpus: Corpus): number {
+  return groups.reduce((sum, g) => sum + groupMass(g, corpus), 0);
+}
+
+/** One concept's share of queryMass. */
+function groupMass(g: TermGroup, corpus: Corpus): number {
   const idf = (term: string) => {
     const df = corpus.docFrequency(term);
     return Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
   };
   // An argument the index has never seen (a name, an id, a time) is what the request acts on, not
   // what it asks for: it adds nothing.
-  const unknownArgument = (g: TermGroup) => g.argument && g.terms.every((t) => corpus.docFrequency(t) === 0);
+  if (g.argument && g.terms.every((t) => corpus.docFrequency(t) === 0)) return 0;
   // A misspelled word weighs what the word it stands for does ("calender" as "calendar").
-  const terms = (g: TermGroup) => (g.corrected ? g.related : g.terms);
-  return groups.reduce((sum, g) => sum + (unknownArgument(g) ? 0 : Math.max(0, ...terms(g).map(idf))), 0);
+  return Math.max(0, ...(g.corrected ? g.related : g.terms).map(idf));
 }
 
+/**
+ * Relevance of each candidate (higher is better), from its normalized field texts — one
+ * space-separated string per field, in `fields` order.
+ *
+ * @example rescore([["creat issu", "github"]], [{terms:["issu"], related:[]}], fields, corpus)
+ */
 export function rescore(
   candidates: readonly (readonly string[])[],
   groups: readonly TermGroup[],
   fields: readonly FieldSpec[],
   corpus: Corpus,
 ): number[] {
+  return matches(candidates, groups, fields, corpus).map((m) => m.score);
+}
+
+/** A candidate's re-scored match, and the part of the query's mass it leaves wholly unmatched. */
+export interface Match {
+  score: number;
+  /**
+   * The mass (queryMass) of the concepts none of whose terms, direct or related, the candidate
+   * holds: "cancel my netflix subscription" leaves netflix unmatched in cancel_subscription.
+   */
+  unmatched: number;
+}
+
+/** `rescore`, with what each candidate leaves unmatched. */
+export function matches(
+  candidates: readonly (readonly string[])[],
+  groups: readonly TermGroup[],
+  fields: readonly FieldSpec[],
+  corpus: Corpus,
+): Match[] {
   const idf = (term: string) => {
     const df = corpus.docFrequency(term);
     return df === 0 ? 0 : Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
   };
   const weighted = groups.map((g) => ({
+    mass: groupMass(g, corpus),
     terms: [
       ...g.terms.map((t) => ({ term: t, idf: idf(t), weight: g.weak ? RELATED_WEIGHT : 1 })),
       ...g.related.map((t) => ({ term: t, idf: idf(t), weight: RELATED_WEIGHT })),
@@ -93,6 +118,7 @@ export function rescore(
 
   return stats.map((doc) => {
     let score = 0;
+    let unmatched = 0;
     for (const group of weighted) {
       let best = 0;
       for (const { term, idf: termIdf, weight } of group.terms) {
@@ -110,7 +136,8 @@ export function rescore(
         if (termScore > best) best = termScore;
       }
       score += best;
+      if (best === 0) unmatched += group.mass;
     }
-    return score;
+    return { score, unmatched };
   });
 }

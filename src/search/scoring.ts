@@ -30,16 +30,41 @@ export function boundedRelevance(relevance: number): number {
 }
 
 /**
- * Relevance from coverage, the share of the query's information a result matches (queryMass), and
- * the number of concepts the query has: a logistic curve fitted on the dev evaluation
- * (`npm run bench:search -- --calibrate`), so that a value reads as the chance that the result is
- * one the query asks for, whatever the query or catalog. The same coverage is stronger evidence in
- * a longer request, whose context words dilute it (counted up to CONCEPT_CAP concepts).
+ * Relevance from coverage, the share of the query's information a result matches, and the number
+ * of concepts the query has: a logistic curve fitted on the dev evaluation (`npm run bench:search
+ * -- --calibrate`), so that a value reads as the chance that the result is one the query asks for,
+ * whatever the query or catalog. The same coverage is stronger evidence in a longer request, whose
+ * context words dilute it (counted up to CONCEPT_CAP concepts).
  */
-export const RELEVANCE_CURVE = { coverage: 6.41, concepts: 0.25, offset: -4.13 } as const;
+export const RELEVANCE_CURVE = { coverage: 3.59, concepts: 0.36, offset: -2.58 } as const;
 export const CONCEPT_CAP = 10;
+/**
+ * How much a concept the result leaves wholly unmatched takes off its coverage, per unit of the
+ * concept's information: a result that matches most words of "cancel my netflix subscription" but
+ * nothing for "netflix" is weaker evidence than its matched share alone says. Fitted once by
+ * logistic regression of answerable against no-answer queries on the dev evaluation (10-fold cross
+ * validated); `--calibrate` refits the curve around it.
+ */
+export const UNMATCHED_WEIGHT = 0.75;
 
-export function calibratedRelevance(coverage: number, concepts: number): number {
+/**
+ * The calibrated relevance of a match (rerank.ts `matches`) for a query of `mass` (queryMass) and
+ * `concepts` concepts.
+ */
+export function calibratedRelevance(
+  match: { score: number; unmatched: number },
+  mass: number,
+  concepts: number,
+): number {
+  return curve(coverage(match, mass), concepts);
+}
+
+/** The evidence the curve reads: matched share, less the weighted wholly unmatched share. */
+function coverage(match: { score: number; unmatched: number }, mass: number): number {
+  return mass > 0 ? (match.score - UNMATCHED_WEIGHT * match.unmatched) / mass : 0;
+}
+
+function curve(coverage: number, concepts: number): number {
   const { coverage: a, concepts: b, offset } = RELEVANCE_CURVE;
   return round(1 / (1 + Math.exp(-(a * coverage + b * Math.min(concepts, CONCEPT_CAP) + offset))));
 }

@@ -4,7 +4,8 @@ import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { tooDeepPath } from "../../src/http/json-depth";
 import { requiredLiterals } from "../../src/search/regex-literals";
-import { queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
+import { matches, queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
+import { calibratedRelevance } from "../../src/search/scoring";
 import { documentTerms, queryTermGroups, words } from "../../src/search/text";
 import { literalAlternatives } from "../../src/tools/tool-search";
 import { rawScores } from "../support/pipeline";
@@ -304,6 +305,35 @@ describe("rescore", () => {
     expect(typo).toBeCloseTo(word);
     // Unknown and not a misspelling: a concept the index never names, at an unseen term's weight.
     expect(queryMass([{ terms: ["calender"], related: [] }], corpus)).toBeGreaterThan(word);
+  });
+
+  it("reports the mass of the concepts a candidate leaves wholly unmatched", () => {
+    const corpus = { size: 100, docFrequency: (t: string) => (t === "netflix" ? 0 : 5) };
+    const groups = queryTermGroups("cancel my netflix subscription");
+    const [stripe, other] = matches(
+      [
+        ["cancel subscript", ""],
+        ["list charg", ""],
+      ],
+      groups,
+      fields,
+      corpus,
+    );
+    const netflix = queryMass(queryTermGroups("netflix"), corpus);
+    // cancel_subscription matches cancel and subscription; netflix, a word the index lacks, is left.
+    expect(stripe?.unmatched).toBeCloseTo(netflix);
+    // A candidate matching nothing leaves the whole query.
+    expect(other?.unmatched).toBeCloseTo(queryMass(groups, corpus));
+    expect(other?.score).toBe(0);
+  });
+
+  it("reads a wholly unmatched concept as weaker evidence than its matched share alone says", () => {
+    // Two results matching the same share of the same query: the one that leaves a concept with
+    // no match at all (rather than matching every concept partly) is less likely to answer it.
+    const partly = calibratedRelevance({ score: 3, unmatched: 0 }, 6, 3);
+    const leavesOne = calibratedRelevance({ score: 3, unmatched: 2 }, 6, 3);
+    expect(leavesOne).toBeLessThan(partly);
+    expect(calibratedRelevance({ score: 6, unmatched: 0 }, 6, 3)).toBeGreaterThan(partly);
   });
 
   it("gives no credit for terms the index does not contain", () => {
