@@ -311,7 +311,12 @@ exists: info head
 local: fs disk
 disk: fs file local
 folder: directory
-mkdir: create directory
+mkdir: fs local
+rmdir: fs local
+ls: fs local
+rm: fs local
+mv: fs local
+cp: fs local
 grep: search content
 regex: grep pattern
 config: file

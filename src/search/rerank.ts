@@ -89,6 +89,9 @@ export function matches(
   };
   const weighted = groups.map((g) => ({
     mass: groupMass(g, corpus),
+    // A phrase's words match together: each direct term counts for its share of the concept.
+    share: g.phrase ? 1 / g.terms.length : 0,
+    direct: new Set(g.phrase ? g.terms : []),
     terms: [
       ...g.terms.map((t) => ({ term: t, idf: idf(t), weight: g.weak ? RELATED_WEIGHT : 1 })),
       ...g.related.map((t) => ({ term: t, idf: idf(t), weight: RELATED_WEIGHT })),
@@ -121,6 +124,7 @@ export function matches(
     let unmatched = 0;
     for (const group of weighted) {
       let best = 0;
+      let phrase = 0;
       for (const { term, idf: termIdf, weight } of group.terms) {
         let pseudoTf = 0;
         for (let fi = 0; fi < fields.length; fi++) {
@@ -133,8 +137,10 @@ export function matches(
           pseudoTf += (spec.weight * tf) / norm;
         }
         const termScore = weight * termIdf * (pseudoTf / (K1 + pseudoTf));
-        if (termScore > best) best = termScore;
+        if (group.direct.has(term)) phrase += group.share * termScore;
+        else if (termScore > best) best = termScore;
       }
+      best = Math.max(best, phrase);
       score += best;
       if (best === 0) unmatched += group.mass;
     }

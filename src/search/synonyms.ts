@@ -67,6 +67,13 @@ const PHRASES: Record<string, string> = {
   mr: "merge request",
   mrs: "merge request",
   ci: "continuous integration",
+  // Shell commands people type as the request.
+  ls: "list",
+  mkdir: "make directory",
+  rmdir: "remove directory",
+  rm: "remove",
+  mv: "move",
+  cp: "copy",
 };
 
 export const SYNONYMS: ReadonlyMap<string, string> = new Map(

@@ -44,7 +44,7 @@ function plural(word: string): boolean {
 
 function canonical(word: string): string[] {
   const phrase = ABBREVIATIONS.get(word);
-  if (phrase) return phrase.map((w) => stem(w));
+  if (phrase) return phrase.map((w) => stem(SYNONYMS.get(w) ?? w));
   const synonym = SYNONYMS.get(word) ?? (plural(word) ? SYNONYMS.get(word.slice(0, -1)) : undefined);
   return [stem(synonym ?? word)];
 }
@@ -53,7 +53,7 @@ function canonical(word: string): string[] {
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own).
  */
-const NORMALIZER_REVISION = 2;
+const NORMALIZER_REVISION = 3;
 let textVersion: string | undefined;
 
 /**
@@ -107,6 +107,11 @@ export interface TermGroup {
    * misspelling of (set by the search, which knows the index).
    */
   corrected?: boolean;
+  /**
+   * The word stands for a phrase (an abbreviation: "mkdir" for make directory, "PR" for pull
+   * request): its terms match together, each for its share, rather than as alternatives.
+   */
+  phrase?: boolean;
 }
 
 /** Lowercased words of the query's arguments (see TermGroup.argument). */
@@ -273,7 +278,12 @@ export function queryTermGroups(query: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
-      groups.push(group);
+      if (!verb && terms.length > 1 && ABBREVIATIONS.has(word)) {
+        // An abbreviation's related words say where it belongs ("mkdir": a local disk), a hint
+        // beside the phrase rather than an alternative to it.
+        groups.push({ ...group, related: [], phrase: true });
+        if (related.length > 0) groups.push({ terms: [], related });
+      } else groups.push(group);
     }
     if (seen.size >= MAX_QUERY_TERMS) break;
   }

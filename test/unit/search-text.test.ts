@@ -6,7 +6,7 @@ import { tooDeepPath } from "../../src/http/json-depth";
 import { requiredLiterals } from "../../src/search/regex-literals";
 import { matches, queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
 import { calibratedRelevance } from "../../src/search/scoring";
-import { documentTerms, queryTermGroups, words } from "../../src/search/text";
+import { documentTerms, queryTermGroups, type TermGroup, words } from "../../src/search/text";
 import { literalAlternatives } from "../../src/tools/tool-search";
 import { rawScores } from "../support/pipeline";
 
@@ -232,6 +232,31 @@ describe("rescore", () => {
     { weight: 1, b: 0.75 },
   ];
   const corpus = { size: 100, docFrequency: () => 5 };
+
+  it("matches an abbreviation's words together, each for its share", () => {
+    // "PR" is "pull request": a tool that says both beats one that says only one of them, and the
+    // concept's full weight needs the whole phrase.
+    const [pr] = queryTermGroups("PR");
+    expect(pr).toMatchObject({ terms: ["pull", "request"], phrase: true });
+    const [both, pull, request] = rescore(
+      [
+        ["pull request", ""],
+        ["pull", ""],
+        ["request", ""],
+      ],
+      [pr as TermGroup],
+      [{ weight: 1, b: 0 }],
+      corpus,
+    );
+    expect(both).toBeGreaterThan(pull ?? Infinity);
+    expect(pull).toBeCloseTo(request ?? 0);
+    expect(pull).toBeCloseTo((both ?? 0) / 2);
+    // A shell command is its phrase, with a hint of where it runs beside it (no mass of its own).
+    expect(queryTermGroups("mkdir")).toEqual([
+      { terms: ["creat", "folder"], related: [], phrase: true },
+      { terms: [], related: ["fs", "local"] },
+    ]);
+  });
 
   it("ranks a direct match above a related-term match", () => {
     const groups = [{ terms: ["refund"], related: ["money"] }];
