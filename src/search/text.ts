@@ -180,8 +180,10 @@ function followedBy(query: string, word: string, next: ReadonlySet<string>): boo
 }
 
 /**
- * Whether `word` follows an article or a possessive somewhere in `query`, right after it or with
- * one word between ("the build", "the broken checkout"): a thing, not an action.
+ * Whether `word` names a thing somewhere in `query`: the head of a phrase after an article or a
+ * possessive, right after it or with one word between ("the build", "the broken checkout"), or the
+ * word between ("the tracking spreadsheet", "the checkout service") unless it folds to another word
+ * ("a new page": new is create).
  */
 function namedAsThing(query: string, word: string): boolean {
   const lower = query.toLowerCase();
@@ -192,6 +194,7 @@ function namedAsThing(query: string, word: string): boolean {
     const after = /^\s*([\p{L}\p{N}_]+)/u.exec(rest)?.[1];
     const head = after === undefined || /^[^\s\p{L}\p{N}_]/u.test(rest) || STOPWORDS.has(after);
     if (head && before.slice(-2).some((w) => OBJECT_STARTERS.has(w))) return true;
+    if (!SYNONYMS.has(word) && OBJECT_STARTERS.has(before.at(-1) ?? "")) return true;
   }
   return false;
 }

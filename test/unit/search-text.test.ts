@@ -163,8 +163,11 @@ describe("queryTermGroups", () => {
   it("marks the head of a phrase after an article or a possessive as a noun", () => {
     const nouns = (query: string) => termsOf(query, "noun");
     expect(nouns("the build is green")).toEqual(["build"]);
-    // One word may sit between; a word followed by another of its phrase is not its head.
-    expect(nouns("git log of my local checkout")).toEqual(["checkout"]);
+    // One word may sit between; it names the thing too ("the tracking spreadsheet" is not about
+    // tracking), unless it folds to another word ("a new page": new is create, and adjectives
+    // like it say what to do with the thing).
+    expect(nouns("git log of my local checkout")).toEqual(["local", "checkout"]);
+    expect(nouns("add a row to the tracking spreadsheet")).toEqual(["row", "track", "spreadsheet"]);
     expect(nouns("jot it down as a new page in the wiki")).toEqual(["page", "wiki"]);
     expect(nouns("build an image")).toEqual(["imag"]);
     // A verb-or-noun word before an object acts.
