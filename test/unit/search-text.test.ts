@@ -1,12 +1,11 @@
-// Normalization, query concepts, re-scoring and the depth guard: pure functions, run in workerd.
+// Normalization, query concepts, literal regex patterns and the depth guard: pure functions, run in workerd.
 import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { tooDeepPath } from "../../src/http/json-depth";
 import { requiredLiterals } from "../../src/search/regex-literals";
-import { matches, queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
-import { calibratedRelevance } from "../../src/search/scoring";
-import { documentTerms, queryTermGroups, type TermGroup, words } from "../../src/search/text";
+import { RELATED_WEIGHT } from "../../src/search/rerank";
+import { documentTerms, queryTermGroups, words } from "../../src/search/text";
 import { literalAlternatives } from "../../src/tools/tool-search";
 import { rawScores } from "../support/pipeline";
 
@@ -226,150 +225,6 @@ describe("queryTermGroups", () => {
   it("caps the number of distinct terms", () => {
     const many = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
     expect(queryTermGroups(many).flatMap((g) => g.terms).length).toBeLessThanOrEqual(16);
-  });
-});
-
-describe("rescore", () => {
-  const fields = [
-    { weight: 3, b: 0.3 },
-    { weight: 1, b: 0.75 },
-  ];
-  const corpus = { size: 100, docFrequency: () => 5 };
-
-  it("matches an abbreviation's words together, each for its share", () => {
-    // "PR" is "pull request": a tool that says both beats one that says only one of them, and the
-    // concept's full weight needs the whole phrase.
-    const [pr] = queryTermGroups("PR");
-    expect(pr).toMatchObject({ terms: ["pull", "request"], phrase: true });
-    const [both, pull, request] = rescore(
-      [
-        ["pull request", ""],
-        ["pull", ""],
-        ["request", ""],
-      ],
-      [pr as TermGroup],
-      [{ weight: 1, b: 0 }],
-      corpus,
-    );
-    expect(both).toBeGreaterThan(pull ?? Infinity);
-    expect(pull).toBeCloseTo(request ?? 0);
-    expect(pull).toBeCloseTo((both ?? 0) / 2);
-    // A shell command is its phrase, with a hint of where it runs beside it (no mass of its own).
-    expect(queryTermGroups("mkdir")).toEqual([
-      { terms: ["creat", "folder"], related: [], phrase: true },
-      { terms: [], related: ["fs", "local"] },
-    ]);
-  });
-
-  it("ranks a direct match above a related-term match", () => {
-    const groups = [{ terms: ["refund"], related: ["money"] }];
-    const [direct, related] = rescore(
-      [
-        ["refund", "a tool"],
-        ["money", "a tool"],
-      ],
-      groups,
-      fields,
-      corpus,
-    );
-    expect(direct).toBeGreaterThan(related ?? Infinity);
-    expect(related).toBeGreaterThan(0);
-  });
-
-  it("ranks a name match above the same word in a description", () => {
-    const [inName, inText] = rescore(
-      [
-        ["refund", "a tool"],
-        ["other", "refund a tool"],
-      ],
-      [{ terms: ["refund"], related: [] }],
-      fields,
-      corpus,
-    );
-    expect(inName).toBeGreaterThan(inText ?? Infinity);
-  });
-
-  it("counts a gaps-only field (learned text) only for words the other fields lack", () => {
-    const withLearned = [...fields, { weight: 1.5, b: 0.5, gapsOnly: true }];
-    const channel = [{ terms: ["channel"], related: [] }];
-    // Learned text repeating a word the tool already says lifts it no higher than its sibling.
-    const [create, list] = rescore(
-      [
-        ["creat channel", "", "channel launch"],
-        ["list channel", "", ""],
-      ],
-      channel,
-      withLearned,
-      corpus,
-    );
-    expect(create).toBe(list);
-    // A word only the learned text has still counts: the gap it fills.
-    const [learned, none] = rescore(
-      [
-        ["cancel subscript", "", "stop charg month"],
-        ["list charg", "", ""],
-      ],
-      [{ terms: ["month"], related: [] }],
-      withLearned,
-      corpus,
-    );
-    expect(learned).toBeGreaterThan(0);
-    expect(none).toBe(0);
-  });
-
-  it("leaves arguments the index has never seen out of the query's mass", () => {
-    const corpus = { size: 100, docFrequency: (t: string) => (t === "flight" || t === "lisbon" ? 0 : 5) };
-    const mass = (query: string) => queryMass(queryTermGroups(query), corpus);
-    // "Lisbon" is an argument: the request is as answerable as without it.
-    expect(mass("book a flight to Lisbon")).toBeCloseTo(mass("book a flight"));
-    // "flight" is not: a capability the catalog never names still weighs.
-    expect(mass("book a flight")).toBeGreaterThan(mass("book"));
-  });
-
-  it("weighs a misspelled word as the word it may stand for", () => {
-    const corpus = { size: 100, docFrequency: (t: string) => (t === "calendar" ? 5 : 0) };
-    const typo = queryMass([{ terms: ["calender"], related: ["calendar"], corrected: true }], corpus);
-    const word = queryMass([{ terms: ["calendar"], related: [] }], corpus);
-    expect(typo).toBeCloseTo(word);
-    // Unknown and not a misspelling: a concept the index never names, at an unseen term's weight.
-    expect(queryMass([{ terms: ["calender"], related: [] }], corpus)).toBeGreaterThan(word);
-  });
-
-  it("reports the mass of the concepts a candidate leaves wholly unmatched", () => {
-    const corpus = { size: 100, docFrequency: (t: string) => (t === "netflix" ? 0 : 5) };
-    const groups = queryTermGroups("cancel my netflix subscription");
-    const [stripe, other] = matches(
-      [
-        ["cancel subscript", ""],
-        ["list charg", ""],
-      ],
-      groups,
-      fields,
-      corpus,
-    );
-    const netflix = queryMass(queryTermGroups("netflix"), corpus);
-    // cancel_subscription matches cancel and subscription; netflix, a word the index lacks, is left.
-    expect(stripe?.unmatched).toBeCloseTo(netflix);
-    // A candidate matching nothing leaves the whole query.
-    expect(other?.unmatched).toBeCloseTo(queryMass(groups, corpus));
-    expect(other?.score).toBe(0);
-  });
-
-  it("reads a wholly unmatched concept as weaker evidence than its matched share alone says", () => {
-    // Two results matching the same share of the same query: the one that leaves a concept with
-    // no match at all (rather than matching every concept partly) is less likely to answer it.
-    const partly = calibratedRelevance({ score: 3, unmatched: 0 }, 6, 3);
-    const leavesOne = calibratedRelevance({ score: 3, unmatched: 2 }, 6, 3);
-    expect(leavesOne).toBeLessThan(partly);
-    expect(calibratedRelevance({ score: 6, unmatched: 0 }, 6, 3)).toBeGreaterThan(partly);
-  });
-
-  it("gives no credit for terms the index does not contain", () => {
-    const scores = rescore([["refund", ""]], [{ terms: ["refund"], related: [] }], fields, {
-      size: 100,
-      docFrequency: () => 0,
-    });
-    expect(scores).toEqual([0]);
   });
 });
 
