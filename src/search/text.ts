@@ -281,10 +281,10 @@ export function queryTermGroups(query: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
-      if (!verb && terms.length > 1 && ABBREVIATIONS.has(word)) {
-        // An abbreviation's related words say where it belongs ("mkdir": a local disk), a hint
-        // beside the phrase rather than an alternative to it.
-        groups.push({ ...group, related: [], phrase: true });
+      if (!verb && ABBREVIATIONS.has(word)) {
+        // An abbreviation's related words say where it belongs ("mkdir", "ls": a local disk), a
+        // hint beside it rather than an alternative to it.
+        groups.push(terms.length > 1 ? { ...group, related: [], phrase: true } : { ...group, related: [] });
         if (related.length > 0) groups.push({ terms: [], related });
       } else groups.push(group);
     }

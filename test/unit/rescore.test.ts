@@ -35,6 +35,10 @@ describe("rescore", () => {
       { terms: ["creat", "folder"], related: [], phrase: true },
       { terms: [], related: ["fs", "local"] },
     ]);
+    expect(queryTermGroups("ls")).toEqual([
+      { terms: ["list"], related: [] },
+      { terms: [], related: ["fs", "local"] },
+    ]);
   });
 
   it("ranks a direct match above a related-term match", () => {
