@@ -1,4 +1,6 @@
 // The score contract shared by tool and skill search (Penguiflow RFC v0.3 §1.5).
+import type { Match } from "./rerank";
+
 /** Regex scores by match strength. */
 export const REGEX_SCORE = { full: 0.95, prefix: 0.9, substring: 0.85, text: 0.75 } as const;
 
@@ -51,16 +53,12 @@ export const UNMATCHED_WEIGHT = 0.75;
  * The calibrated relevance of a match (rerank.ts `matches`) for a query of `mass` (queryMass) and
  * `concepts` concepts.
  */
-export function calibratedRelevance(
-  match: { score: number; unmatched: number },
-  mass: number,
-  concepts: number,
-): number {
+export function calibratedRelevance(match: Match, mass: number, concepts: number): number {
   return curve(coverage(match, mass), concepts);
 }
 
 /** The evidence the curve reads: matched share, less the weighted wholly unmatched share. */
-function coverage(match: { score: number; unmatched: number }, mass: number): number {
+function coverage(match: Match, mass: number): number {
   return mass > 0 ? (match.score - UNMATCHED_WEIGHT * match.unmatched) / mass : 0;
 }
 
