@@ -148,12 +148,12 @@ function rescoreWithNouns(
   corpus: Corpus,
 ): Match[] {
   const raw = matches(fields, groups, specs, corpus);
-  const nouns = new Set(groups.filter((g) => g.noun).flatMap((g) => g.terms));
+  const nouns = new Set(groups.filter((g) => g.noun || g.state).flatMap((g) => g.terms));
   const named = (i: number) => actions[i] != null && nouns.has(actions[i] as string);
   if (!actions.some((_, i) => named(i))) return raw;
   const asThings = matches(
     fields,
-    groups.map((g) => (g.noun ? { ...g, weak: true } : g)),
+    groups.map((g) => (g.state ? { ...g, terms: [] } : g.noun ? { ...g, weak: true } : g)),
     specs,
     corpus,
   );

@@ -9,7 +9,9 @@ export const STOPWORDS = new Set(
     "itself me my of on or our ours she so than that the their them then there these they this those to " +
     "was we were what when where which while who whom why will with would you your yours via per also " +
     "just only any each every some such both either neither do does did doing done can could should shall " +
-    "may might must let lets"
+    "may might must let lets him himself herself themselves myself ourselves yourself " +
+    // What is left of a contraction once its apostrophe splits it ("we're", "don't", "I've").
+    "re ve ll don doesn didn isn aren wasn weren hasn haven hadn wouldn couldn shouldn"
   ).split(" "),
 );
 
@@ -18,7 +20,7 @@ export const QUERY_STOPWORDS = new Set(
   (
     "please pls want wanna need needs needed like help tool tools able way something thing things someone " +
     "how whats hey hi thanks thank kindly us going gonna try trying quick quickly currently current now " +
-    "today right actually really using use used"
+    "today right actually really using use used still already"
   ).split(" "),
 );
 

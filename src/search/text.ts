@@ -103,6 +103,11 @@ export interface TermGroup {
    */
   weak?: boolean;
   /**
+   * The word describes a state to look for, not an action to take: a past participle ("bugs
+   * assigned to me", "the generated report"). A tool whose action it names does not match it.
+   */
+  state?: boolean;
+  /**
    * The word is unknown to the index, and its related terms are the indexed words it may be a
    * misspelling of (set by the search, which knows the index).
    */
@@ -133,9 +138,9 @@ const LITERAL =
 function literalWords(query: string): Set<string> {
   const out = new Set<string>();
   for (const m of query.matchAll(LITERAL)) for (const w of words(m[2] ?? m[3] ?? "")) out.add(w);
-  // A path: owner/repo, feature/login, out/reports/2025.
+  // A path (owner/repo, feature/login, out/reports/2025) or an email address (dana@example.com).
   for (const token of query.split(/\s+/))
-    if (/[\p{L}\p{N}]\/[\p{L}\p{N}]/u.test(token)) for (const w of words(token)) out.add(w);
+    if (/[\p{L}\p{N}][/@][\p{L}\p{N}]/u.test(token)) for (const w of words(token)) out.add(w);
   return out;
 }
 
@@ -221,6 +226,36 @@ function requestStart(query: string): number {
   return cut;
 }
 
+const COPULAS: ReadonlySet<string> = new Set(["is", "are", "was", "were", "be", "been"]);
+/** Words that ask rather than name a subject before a copula: "what is", "are there". */
+const NO_SUBJECT: ReadonlySet<string> = new Set([
+  "what",
+  "which",
+  "who",
+  "where",
+  "when",
+  "why",
+  "how",
+  "there",
+  "it",
+]);
+const DEGREE: ReadonlySet<string> = new Set(["still", "already", "not", "now", "all", "also"]);
+
+/**
+ * Where a query's words say what state something is in: the word after a subject's copula ("which
+ * pull requests are still open", "the build is green", "statements are executing").
+ */
+function predicateWords(all: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 1; i < all.length; i++) {
+    if (!COPULAS.has(all[i] as string) || NO_SUBJECT.has(all[i - 1] as string)) continue;
+    let j = i + 1;
+    while (DEGREE.has(all[j] ?? "")) j++;
+    if (j < all.length && !STOPWORDS.has(all[j] as string)) out.add(j);
+  }
+  return out;
+}
+
 /** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
 const MAX_PHRASAL_GAP = 2;
 
@@ -260,6 +295,7 @@ export function queryTermGroups(query: string): TermGroup[] {
   const literals = literalWords(query);
   const all = words(query);
   const phrasal = phrasalVerbs(all);
+  const predicates = predicateWords(all);
   for (const [i, word] of all.entries()) {
     if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || phrasal.at.has(i)) continue;
     const own = canonical(word).filter((t) => !seen.has(t));
@@ -276,11 +312,13 @@ export function queryTermGroups(query: string): TermGroup[] {
     for (const t of terms) seen.add(t);
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
     if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
-    else if (literals.has(word) || LIGHT_VERBS.has(word) || participle(word))
-      groups.push({ terms, related, weak: true });
+    else if (participle(word) || predicates.has(i)) groups.push({ terms, related, weak: true, state: true });
+    else if (literals.has(word) || LIGHT_VERBS.has(word)) groups.push({ terms, related, weak: true });
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
+      // A name that is a thing ("the Archive folder") stands for itself, not for what its word does.
+      if (group.argument && group.noun) group.related = [];
       if (!verb && ABBREVIATIONS.has(word)) {
         // An abbreviation's related words say where it belongs ("mkdir", "ls": a local disk), a
         // hint beside it rather than an alternative to it.

@@ -142,6 +142,8 @@ describe("queryTermGroups", () => {
     expect(weak("list the open bugs assigned to me")).toEqual(["assign"]);
     expect(weak("what's deployed in staging")).toEqual(["deploy"]);
     expect(weak("I need more speed")).toEqual([]);
+    // An email address is what the request acts on; its words are not capabilities ("example").
+    expect(weak("email the summary to dana@example.com")).toEqual(["dana", "exampl", "com"]);
     // Apostrophes are not quotes.
     expect(weak("what's on Maria's plate, don't guess")).toEqual([]);
   });
@@ -157,6 +159,36 @@ describe("queryTermGroups", () => {
     const plain = rawScores(docs, "snap", fields).get("snap_screenshot") ?? 0;
     expect(plain).toBeGreaterThan(0);
     expect(light / plain).toBeCloseTo(RELATED_WEIGHT, 6);
+  });
+
+  it("reads the word after a subject's copula as a state, and states as stand-ins", () => {
+    const states = (query: string) =>
+      queryTermGroups(query)
+        .filter((g) => g.state)
+        .flatMap((g) => g.terms);
+    expect(states("which pull requests are still open?")).toEqual(["open"]);
+    expect(states("deploy went out; check which monitors are red now")).toEqual(["red"]);
+    expect(states("the query has been running 40 minutes")).toEqual(["run"]);
+    expect(states("list the open bugs assigned to me")).toEqual(["assign"]);
+    // A copula after a question word or "there" has no subject before it: what follows is one.
+    expect(states("what is deployed")).toEqual(["deploy"]);
+    expect(states("is redis up? are there open PRs?")).toEqual([]);
+    expect(states("which calendar is the team one")).toEqual([]);
+    expect(queryTermGroups("which PRs are open").find((g) => g.state)?.weak).toBe(true);
+  });
+
+  it("keeps a name that is a thing to itself: 'the Archive folder' is not about archiving", () => {
+    const archive = queryTermGroups("move the invoices into the Archive folder").find((g) =>
+      g.terms.includes("archiv"),
+    );
+    expect(archive).toMatchObject({ related: [], argument: true, noun: true });
+    expect(queryTermGroups("archive the invoices")[0]?.related).not.toEqual([]);
+  });
+
+  it("drops pronouns and what contractions leave of a word", () => {
+    expect(documentTerms("we're done with him; don't wait, we've shipped")).toEqual(
+      documentTerms("done with; wait, shipped"),
+    );
   });
 
   it("marks the head of a phrase after an article or a possessive as a noun", () => {

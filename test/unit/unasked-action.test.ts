@@ -103,3 +103,25 @@ describe("an action the query uses as a noun", () => {
     expect(pipelineSearch(INDEX, docs, "build the image")[0]?.name).toBe("docker.build_image");
   });
 });
+
+describe("an action the query uses as a state", () => {
+  const docs: Doc[] = [
+    { name: "jira.assign_issue", action: "assign", text: "assign an issue to a user" },
+    { name: "jira.search_issues", action: null, text: "find issues by filter" },
+    { name: "gh.create_pull_request", action: "create", text: "open a new pull request" },
+    { name: "gh.list_pull_requests", action: null, text: "list pull requests by state" },
+  ];
+
+  it("does not match a tool whose action the state names: 'bugs assigned to me' asks for no assigning", () => {
+    expect(pipelineSearch(INDEX, docs, "issues assigned to me")[0]?.name).toBe("jira.search_issues");
+    // Without action facts the participle still matches the tool's name, as a stand-in.
+    expect(pipelineSearch(COLD, docs, "issues assigned to me")[0]?.name).toBe("jira.assign_issue");
+    expect(pipelineSearch(INDEX, docs, "assign the issue to me")[0]?.name).toBe("jira.assign_issue");
+  });
+
+  it("reads the word after a subject's copula as a state: 'which pull requests are open'", () => {
+    const raw = rawScores(docs, "which pull requests are open", [{ weight: 1, b: 0 }]);
+    const asAction = rawScores(docs, "open pull requests", [{ weight: 1, b: 0 }]);
+    expect(raw.get("gh.create_pull_request")).toBeLessThan(asAction.get("gh.create_pull_request") ?? 0);
+  });
+});
