@@ -71,6 +71,7 @@ export const OBJECT_STARTERS: ReadonlySet<string> = new Set(
 export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
     "get rid": ["delete"],
+    "get into": ["create", "add"],
     "pull down": ["download", "get"],
     "hand over": ["assign"],
     "look over": ["review"],

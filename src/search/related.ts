@@ -253,6 +253,7 @@ gh: github
 pg: postgres
 psql: postgres
 bq: bigquery
+bg: background
 gcal: calendar
 utc: timezone time
 gmt: timezone time
@@ -292,6 +293,12 @@ site: page browser
 url: navigate fetch
 navigate: page browser
 click: browser element
+button: click browser
+press: click
+tap: click
+pick: select choose
+choose: select
+dropdown: select option
 type: fill input
 form: fill input
 field: input
@@ -434,7 +441,8 @@ export const QUERY_EXPANSIONS: ReadonlyMap<string, readonly string[]> = (() => {
  * file name, or a question (questions read; they rarely create). Each adds a related-only concept.
  */
 export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[] }[] = [
-  { pattern: /(^|\s)#[\p{L}\p{N}_-]+/u, related: ["channel", "message"] },
+  // A #name is a chat channel; #42 is an issue or pull request number.
+  { pattern: /(^|\s)#\p{L}[\p{L}\p{N}_-]*/u, related: ["channel", "message"] },
   { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/u, related: ["email"] },
   { pattern: /https?:\/\/\S+/u, related: ["url"] },
   { pattern: /\b[\w-]+\.(csv|json|ya?ml|toml|txt|md|pdf|log|py|ts|js|sql|xml|html)\b/iu, related: ["file"] },

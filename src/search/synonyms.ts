@@ -62,13 +62,21 @@ const GROUPS: readonly string[] = [
   "download",
 ];
 
-/** Words expanded to several words (abbreviations). Applied to documents and queries alike. */
-const PHRASES: Record<string, string> = {
+/**
+ * Abbreviations of things (a pull request, CI): in a query they name what the request is about,
+ * never its action ("MRs" asks for no merging).
+ */
+const THINGS: Record<string, string> = {
   pr: "pull request",
   prs: "pull request",
   mr: "merge request",
   mrs: "merge request",
   ci: "continuous integration",
+};
+
+/** Words expanded to several words (abbreviations). Applied to documents and queries alike. */
+const PHRASES: Record<string, string> = {
+  ...THINGS,
   // Shell commands people type as the request.
   ls: "list",
   mkdir: "make directory",
@@ -88,3 +96,5 @@ export const SYNONYMS: ReadonlyMap<string, string> = new Map(
 export const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries(PHRASES).map(([word, phrase]) => [word, phrase.split(" ")]),
 );
+
+export const THING_ABBREVIATIONS: ReadonlySet<string> = new Set(Object.keys(THINGS));

@@ -3,7 +3,7 @@ import { stem } from "porter2";
 import { canonicalJson, sha256Hex } from "./hash";
 import { LIGHT_VERBS, OBJECT_STARTERS, PHRASAL_VERBS, PLACING_VERBS, VERB_SENSES } from "./phrasing";
 import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
-import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS } from "./synonyms";
+import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS, THING_ABBREVIATIONS } from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 /** An acronym's plural ("PRs", "URLs", "IDs"): one word, not "P" + "Rs". */
@@ -107,6 +107,8 @@ export interface TermGroup {
    * assigned to me", "the generated report"). A tool whose action it names does not match it.
    */
   state?: boolean;
+  /** The word abbreviates a thing ("PRs", "CI"): it asks for no action of its words ("merge" of MR). */
+  thing?: boolean;
   /**
    * The word is unknown to the index, and its related terms are the indexed words it may be a
    * misspelling of (set by the search, which knows the index).
@@ -317,6 +319,7 @@ export function queryTermGroups(query: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
+      if (THING_ABBREVIATIONS.has(word)) group.thing = true;
       // A name that is a thing ("the Archive folder") stands for itself, not for what its word does.
       if (group.argument && group.noun) group.related = [];
       if (!verb && ABBREVIATIONS.has(word)) {
@@ -330,7 +333,7 @@ export function queryTermGroups(query: string): TermGroup[] {
   }
   // A phrasal verb is one concept, the action it means; its words make none of their own.
   for (const meaning of phrasal.meanings) {
-    const terms = meaning.flatMap(canonical).filter((t) => !seen.has(t));
+    const terms = [...new Set(meaning.flatMap(canonical))].filter((t) => !seen.has(t));
     for (const t of terms) seen.add(t);
     if (terms.length > 0) groups.push({ terms, related: [] });
   }

@@ -97,6 +97,8 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("how many open pull requests").at(-1)?.related).toEqual(
       expect.arrayContaining(documentTerms("list")),
     );
+    // #42 is an issue or pull request number, not a channel.
+    expect(queryTermGroups("gh issue #42").flatMap((g) => g.related)).not.toContain("channel");
   });
 
   it("reads a noun-or-verb word before an object as the action: file a bug, book a room", () => {
@@ -111,6 +113,7 @@ describe("queryTermGroups", () => {
   });
 
   it("reads a phrasal verb as the action it means: get rid of, hand over, fire it off", () => {
+    expect(queryTermGroups("get him into hubspot")).toContainEqual({ terms: ["creat"], related: [] });
     expect(queryTermGroups("get rid of the stale lock file")).toContainEqual({
       terms: ["delet"],
       related: [],

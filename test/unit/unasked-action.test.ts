@@ -125,3 +125,21 @@ describe("an action the query uses as a state", () => {
     expect(raw.get("gh.create_pull_request")).toBeLessThan(asAction.get("gh.create_pull_request") ?? 0);
   });
 });
+
+describe("an abbreviated thing", () => {
+  const docs: Doc[] = [
+    { name: "gitlab.accept_merge_request", action: "accept", text: "accept and merge a merge request" },
+    { name: "gitlab.list_merge_requests", action: null, text: "list merge requests" },
+    { name: "github.merge_pull_request", action: "merge", text: "merge a pull request" },
+  ];
+
+  it("names no action: 'gitlab mrs' reads before it merges", () => {
+    expect(queryTermGroups("gitlab mrs").find((g) => g.phrase)).toMatchObject({ thing: true });
+    const names = pipelineSearch(INDEX, docs, "mrs").map((d) => d.name);
+    expect(names.indexOf("gitlab.list_merge_requests")).toBeLessThan(
+      names.indexOf("gitlab.accept_merge_request"),
+    );
+    // Written as an action, merging is asked for.
+    expect(pipelineSearch(INDEX, docs, "merge the pull request")[0]?.name).toBe("github.merge_pull_request");
+  });
+});
