@@ -136,13 +136,27 @@ function argumentWords(query: string): Set<string> {
 const LITERAL =
   /(?:^|\s)(?:(['"`\u2018\u201c])([^'"`\u2019\u201d]+)['"`\u2019\u201d](?=$|[\s.,!?;:)])|#([\p{L}\p{N}_-]+))/gu;
 
-/** Words of the query's literals: quoted text, #names (channels, tags) and paths. */
+/** Words of the query's literals: quoted text, #names (channels, tags) and URLs. */
 function literalWords(query: string): Set<string> {
   const out = new Set<string>();
   for (const m of query.matchAll(LITERAL)) for (const w of words(m[2] ?? m[3] ?? "")) out.add(w);
-  // A path (owner/repo, feature/login, out/reports/2025) or an email address (dana@example.com).
+  // A URL says what the request acts on, and its host may say where (github.com).
+  for (const token of query.split(/\s+/)) if (URL.test(token)) for (const w of words(token)) out.add(w);
+  return out;
+}
+
+const URL = /^\p{L}+:\/\//u;
+
+/**
+ * Words of the query's identifiers: paths (owner/repo, feature/login, out/reports/2025) and email
+ * addresses (dana@example.com). They name what the request acts on, and their words are names, not
+ * capabilities: "acme/web" is not about the web, "dana@example.com" not about examples.
+ */
+function identifierWords(query: string): Set<string> {
+  const out = new Set<string>();
   for (const token of query.split(/\s+/))
-    if (/[\p{L}\p{N}][/@][\p{L}\p{N}]/u.test(token)) for (const w of words(token)) out.add(w);
+    if (!URL.test(token) && /[\p{L}\p{N}][/@][\p{L}\p{N}]/u.test(token))
+      for (const w of words(token)) out.add(w);
   return out;
 }
 
@@ -295,11 +309,19 @@ export function queryTermGroups(query: string): TermGroup[] {
   const request = new Set(words(query.slice(cut)));
   const args = argumentWords(query);
   const literals = literalWords(query);
+  const identifiers = identifierWords(query);
   const all = words(query);
+  // A query that is only identifiers ("acme/web") is searched for them, as literals.
+  const said = all.filter((w) => !STOPWORDS.has(w) && !QUERY_STOPWORDS.has(w));
+  if (said.every((w) => identifiers.has(w))) {
+    for (const w of identifiers) literals.add(w);
+    identifiers.clear();
+  }
   const phrasal = phrasalVerbs(all);
   const predicates = predicateWords(all);
   for (const [i, word] of all.entries()) {
-    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || phrasal.at.has(i)) continue;
+    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || phrasal.at.has(i) || identifiers.has(word))
+      continue;
     const own = canonical(word).filter((t) => !seen.has(t));
     if (own.length === 0) continue;
     for (const t of own) seen.add(t);

@@ -139,14 +139,19 @@ describe("queryTermGroups", () => {
     expect(weak('commit with the message "fix login"')).toEqual(["fix", "login"]);
     expect(weak("add Bob to #launch")).toEqual(["run"]);
     expect(weak("take me to the page I was on before")).toEqual(["take"]);
-    // A path is what the request acts on: owner/repo, a branch, a folder.
-    expect(weak("how many open PRs are there on acme/web?")).toEqual(["acm", "web"]);
+    expect(weak("open https://github.com/acme/web/pull/3")).toEqual([
+      "https",
+      "github",
+      "com",
+      "acm",
+      "web",
+      "pull",
+      "3",
+    ]);
     // Past participles describe a state to look for: "bugs assigned to me" asks for no assigning.
     expect(weak("list the open bugs assigned to me")).toEqual(["assign"]);
     expect(weak("what's deployed in staging")).toEqual(["deploy"]);
     expect(weak("I need more speed")).toEqual([]);
-    // An email address is what the request acts on; its words are not capabilities ("example").
-    expect(weak("email the summary to dana@example.com")).toEqual(["dana", "exampl", "com"]);
     // Apostrophes are not quotes.
     expect(weak("what's on Maria's plate, don't guess")).toEqual([]);
   });
@@ -162,6 +167,19 @@ describe("queryTermGroups", () => {
     const plain = rawScores(docs, "snap", fields).get("snap_screenshot") ?? 0;
     expect(plain).toBeGreaterThan(0);
     expect(light / plain).toBeCloseTo(RELATED_WEIGHT, 6);
+  });
+
+  it("leaves out the words of paths and email addresses: names, not capabilities", () => {
+    const terms = (query: string) => queryTermGroups(query).flatMap((g) => g.terms);
+    // "acme/web" is not about the web, "dana@example.com" not about examples.
+    expect(terms("list open PRs on acme/web")).toEqual(["list", "open", "pull", "request"]);
+    expect(terms("make my own copy of facebook/react")).not.toContain("react");
+    expect(terms("email the summary to dana@example.com")).toEqual(["send", "summari"]);
+    // A query of identifiers alone is searched for them, as stand-ins.
+    expect(queryTermGroups("acme/web")).toEqual([
+      { terms: ["acm"], related: [], weak: true },
+      { terms: ["web"], related: [], weak: true },
+    ]);
   });
 
   it("reads the word after a subject's copula as a state, and states as stand-ins", () => {
