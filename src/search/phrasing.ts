@@ -46,7 +46,10 @@ export const VERB_SENSES: ReadonlyMap<string, readonly string[]> = new Map(
  * only stands in, like a related term.
  */
 export const LIGHT_VERBS: ReadonlySet<string> = new Set(
-  "go goes going went take takes took give gives gave keep keeps bring come hold".split(" "),
+  (
+    "go goes going went gone take takes took taking taken give gives gave giving given keep keeps kept " +
+    "keeping bring brings brought bringing come comes came coming hold holds held holding"
+  ).split(" "),
 );
 
 /**

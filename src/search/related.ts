@@ -444,6 +444,8 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
   // A #name is a chat channel; #42 is an issue or pull request number.
   { pattern: /(^|\s)#\p{L}[\p{L}\p{N}_-]*/u, related: ["channel", "message"] },
   { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/u, related: ["email"] },
+  // Setting something to a value: "move ENG-142 to In Review", "bump the priority to High".
+  { pattern: /^(?!.*\bfrom\b).*\bto\s+(?:\p{Lu}\p{Ll}|\d|['"])/u, related: ["update", "set"] },
   { pattern: /https?:\/\/\S+/u, related: ["url"] },
   { pattern: /\b[\w-]+\.(csv|json|ya?ml|toml|txt|md|pdf|log|py|ts|js|sql|xml|html)\b/iu, related: ["file"] },
   {

@@ -97,6 +97,14 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("how many open pull requests").at(-1)?.related).toEqual(
       expect.arrayContaining(documentTerms("list")),
     );
+    // Setting something to a value ("to In Review", "to 3", "to 'Done'") suggests updating; a
+    // range ("from Boston to Denver") or a destination in lowercase does not.
+    const hinted = (query: string) =>
+      queryTermGroups(query).some((g) => g.terms.length === 0 && g.related.includes("set"));
+    expect(hinted("move ENG-142 to In Review")).toBe(true);
+    expect(hinted("take the api back down to 2 replicas")).toBe(true);
+    expect(hinted("how long is the drive from Denver to Boulder")).toBe(false);
+    expect(hinted("send the report to the team")).toBe(false);
     // #42 is an issue or pull request number, not a channel.
     expect(queryTermGroups("gh issue #42").flatMap((g) => g.related)).not.toContain("channel");
   });
