@@ -13,6 +13,12 @@ export interface FieldSpec {
    * which would lift it over a sibling that says the same ("channel" in create and list).
    */
   gapsOnly?: boolean;
+  /**
+   * The field names the system a record belongs to (a tool's namespace): a product the context
+   * mentions ("I have the outlook message id — reply …") says where the request goes, and counts as
+   * fully as in the request itself.
+   */
+  names?: boolean;
 }
 
 /** A related term stands in for a concept at this fraction of a direct match. */
@@ -96,6 +102,7 @@ export function matches(
       ...g.terms.map((t) => ({ term: t, idf: idf(t), weight: g.weak ? RELATED_WEIGHT : 1 })),
       ...g.related.map((t) => ({ term: t, idf: idf(t), weight: RELATED_WEIGHT })),
     ].filter((t) => t.idf > 0),
+    context: g.context === true,
   }));
 
   // Per field: its length in tokens and how often each query term occurs (other tokens are only
@@ -136,7 +143,9 @@ export function matches(
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
           pseudoTf += (spec.weight * tf) / norm;
         }
-        const termScore = weight * termIdf * (pseudoTf / (K1 + pseudoTf));
+        const named =
+          group.context && fields.some((spec, fi) => spec.names && (doc[fi]?.counts.get(term) ?? 0) > 0);
+        const termScore = (named ? 1 : weight) * termIdf * (pseudoTf / (K1 + pseudoTf));
         if (group.direct.has(term)) phrase += group.share * termScore;
         else if (termScore > best) best = termScore;
       }

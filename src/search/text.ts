@@ -107,6 +107,8 @@ export interface TermGroup {
    * assigned to me", "the generated report"). A tool whose action it names does not match it.
    */
   state?: boolean;
+  /** The word is only in the context before the request ("now that the PR is merged, …"). */
+  context?: boolean;
   /** The word abbreviates a thing ("PRs", "CI"): it asks for no action of its words ("merge" of MR). */
   thing?: boolean;
   /**
@@ -335,7 +337,8 @@ export function queryTermGroups(query: string): TermGroup[] {
     const related = placing ? [] : [...new Set(expansions)].filter((t) => !terms.includes(t));
     for (const t of terms) seen.add(t);
     // Words only in the context of a mid-task request ("now that the PR is merged, …") stand in.
-    if (context.has(word) && !request.has(word)) groups.push({ terms: [], related: [...terms, ...related] });
+    if (context.has(word) && !request.has(word))
+      groups.push({ terms: [], related: [...terms, ...related], context: true });
     else if (participle(word) || predicates.has(i)) groups.push({ terms, related, weak: true, state: true });
     else if (literals.has(word) || LIGHT_VERBS.has(word)) groups.push({ terms, related, weak: true });
     else {

@@ -198,7 +198,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
    */
   rescoreFields: [
     { weight: 3, b: 0.3 }, // f_name
-    { weight: 1.5, b: 0 }, // f_namespace
+    { weight: 1.5, b: 0, names: true }, // f_namespace
     { weight: 1.5, b: 0.3 }, // f_tags
     { weight: 1, b: 0.75 }, // f_description
     { weight: 0.6, b: 0.5 }, // f_examples

@@ -1,7 +1,7 @@
 // BM25F re-scoring of candidates by query concept, the query's mass and what a candidate leaves
 // unmatched (src/search/rerank.ts), and how relevance reads them: pure functions, run in workerd.
 import { describe, expect, it } from "vitest";
-import { matches, queryMass, rescore } from "../../src/search/rerank";
+import { matches, queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
 import { calibratedRelevance } from "../../src/search/scoring";
 import { queryTermGroups, type TermGroup } from "../../src/search/text";
 
@@ -150,5 +150,30 @@ describe("rescore", () => {
       docFrequency: () => 0,
     });
     expect(scores).toEqual([0]);
+  });
+});
+
+describe("a product named in the context", () => {
+  const corpus = { size: 100, docFrequency: () => 5 };
+
+  it("counts fully where a field names the record's system, as a stand-in elsewhere", () => {
+    // "i have the outlook message id — reply to the sender": outlook is context, and still says where.
+    const groups = queryTermGroups("i have the outlook id — reply to the sender");
+    expect(groups[0]).toMatchObject({ terms: [], related: ["outlook"], context: true });
+    const fields = [
+      { weight: 1, b: 0 },
+      { weight: 1, b: 0, names: true },
+    ];
+    const [named, described] = rescore(
+      [
+        ["", "outlook"],
+        ["outlook", ""],
+      ],
+      [groups[0] as TermGroup],
+      fields,
+      corpus,
+    );
+    expect(described).toBeGreaterThan(0);
+    expect((described ?? 0) / (named ?? 1)).toBeCloseTo(RELATED_WEIGHT, 6);
   });
 });

@@ -263,6 +263,7 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("the deploy failed — grab the pod logs")[0]).toEqual({
       terms: [],
       related: ["deploy"],
+      context: true,
     });
     // No context: every word is the request.
     expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
