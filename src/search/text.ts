@@ -227,6 +227,8 @@ const CONTEXT_END = [
   /[—–;]|\s-\s/gu,
   /^\s*(?:ok(?:ay)?\s*,?\s*)?(?:now that|since|once|after|because|given that|as soon as)\b[^,.!?]*[,.]/giu,
   /[,.]\s*(?:now|then|next|so|and then|after that)\b/giu,
+  // "before creating the ticket I need …": a clause of what comes before or after, up to its subject.
+  /^\s*(?:before|after|while|once)\s+\p{L}+ing\b[^,.!?]*?(?=\s(?:i|we|you|please|let's|lets)\s)/giu,
 ];
 
 /**

@@ -265,6 +265,10 @@ describe("queryTermGroups", () => {
       related: ["deploy"],
       context: true,
     });
+    // A clause of what comes before or after, up to the request's subject.
+    const before = queryTermGroups("before creating the ticket I need the id of the team in linear");
+    expect(before.find((g) => g.related.includes("creat"))).toMatchObject({ terms: [], context: true });
+    expect(queryTermGroups("after deploying, we need the logs")[0]).toMatchObject({ context: true });
     // No context: every word is the request.
     expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
   });
