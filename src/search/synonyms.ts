@@ -5,7 +5,7 @@
 /** Function words that carry no capability; dropped from documents and queries. */
 export const STOPWORDS = new Set(
   (
-    "a an and are as at be been being but by for from has have having he her his i if in into is it its " +
+    "a am an and are as at be been being but by for from has have having he her his i if in into is it its " +
     "itself me my of on or our ours she so than that the their them then there these they this those to " +
     "was we were what when where which while who whom why will with would you your yours via per also " +
     "just only any each every some such both either neither do does did doing done can could should shall " +

@@ -246,6 +246,14 @@ function requestStart(query: string): number {
   return cut;
 }
 
+/** Where a request that ends by saying what its answer is for stops: "…? need it for the new ticket". */
+const PURPOSE_AFTER = /[?.!]\s*(?:i\s+)?need\s+(?:it|this|that|them|the\s+\p{L}+(?:\s+id)?)\s+(?:for|to)\b/iu;
+
+function requestEnd(query: string): number {
+  const m = PURPOSE_AFTER.exec(query);
+  return m && words(query.slice(0, m.index)).length >= 2 ? m.index + 1 : query.length;
+}
+
 const COPULAS: ReadonlySet<string> = new Set(["is", "are", "was", "were", "be", "been"]);
 /** Words that ask rather than name a subject before a copula: "what is", "are there". */
 const NO_SUBJECT: ReadonlySet<string> = new Set([
@@ -309,8 +317,9 @@ export function queryTermGroups(query: string): TermGroup[] {
   const seen = new Set<string>();
   const groups: TermGroup[] = [];
   const cut = requestStart(query);
-  const context = new Set(cut > 0 ? words(query.slice(0, cut)) : []);
-  const request = new Set(words(query.slice(cut)));
+  const end = requestEnd(query);
+  const context = new Set([...(cut > 0 ? words(query.slice(0, cut)) : []), ...words(query.slice(end))]);
+  const request = new Set(words(query.slice(cut, end)));
   const args = argumentWords(query);
   const literals = literalWords(query);
   const identifiers = identifierWords(query);

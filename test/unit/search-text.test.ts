@@ -269,6 +269,12 @@ describe("queryTermGroups", () => {
     const before = queryTermGroups("before creating the ticket I need the id of the team in linear");
     expect(before.find((g) => g.related.includes("creat"))).toMatchObject({ terms: [], context: true });
     expect(queryTermGroups("after deploying, we need the logs")[0]).toMatchObject({ context: true });
+    // What the answer is for, said after the request, is context too.
+    const forTicket = queryTermGroups(
+      "what's the key of the mobile project in jira? need it for the new ticket",
+    );
+    expect(forTicket.find((g) => g.related.includes("issu"))).toMatchObject({ terms: [], context: true });
+    expect(forTicket.find((g) => g.terms.includes("project"))).toBeDefined();
     // No context: every word is the request.
     expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
   });
