@@ -447,6 +447,11 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
   // Setting something to a value: "move ENG-142 to In Review", "bump the priority to High".
   { pattern: /^(?!.*\bfrom\b).*\bto\s+(?:\p{Lu}\p{Ll}|\d|['"])/u, related: ["update", "set"] },
   { pattern: /https?:\/\/\S+/u, related: ["url"] },
+  // A latitude and longitude: "59.91, 10.75".
+  {
+    pattern: /(^|[\s(])-?\d{1,2}\.\d+,\s*-?\d{1,3}\.\d+\b/u,
+    related: ["coordinates", "latitude", "longitude"],
+  },
   { pattern: /\b[\w-]+\.(csv|json|ya?ml|toml|txt|md|pdf|log|py|ts|js|sql|xml|html)\b/iu, related: ["file"] },
   {
     pattern:

@@ -147,7 +147,8 @@ function literalWords(query: string): Set<string> {
   return out;
 }
 
-const URL = /^\p{L}+:\/\//u;
+/** A URL: a scheme (letters, digits, +, -, .) and "://": https://…, s3://bucket/key. */
+const URL = /^\p{L}[\p{L}\p{N}+.-]*:\/\//u;
 
 /**
  * Words of the query's identifiers: paths (owner/repo, feature/login, out/reports/2025) and email
@@ -284,6 +285,10 @@ function predicateWords(all: readonly string[]): Set<number> {
   return out;
 }
 
+/** A word that only sequences a request in a conversation: "next, push …", "ok so: …". */
+const DISCOURSE_MARKER =
+  /^\s*(?:(?:ok(?:ay)?|alright|next|then|now|also|so|and|first|finally)[\s,;:]+)*(?:ok(?:ay)?|alright|next|then|now|also|so|and|first|finally)\s*[,;:]\s*/iu;
+
 /** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
 const MAX_PHRASAL_GAP = 2;
 
@@ -313,7 +318,8 @@ function phrasalVerbs(all: readonly string[]): { at: Set<number>; meanings: (rea
  *
  * @example queryTermGroups("open a bug") // [{terms:["open", "creat"], related:[]}, {terms:["issu"], related:[], noun: true}]
  */
-export function queryTermGroups(query: string): TermGroup[] {
+export function queryTermGroups(text: string): TermGroup[] {
+  const query = text.replace(DISCOURSE_MARKER, "");
   const seen = new Set<string>();
   const groups: TermGroup[] = [];
   const cut = requestStart(query);

@@ -105,6 +105,10 @@ describe("queryTermGroups", () => {
     expect(hinted("take the api back down to 2 replicas")).toBe(true);
     expect(hinted("how long is the drive from Denver to Boulder")).toBe(false);
     expect(hinted("send the report to the team")).toBe(false);
+    // A latitude and longitude suggest coordinates.
+    expect(queryTermGroups("it gave me 59.91, 10.75 — what street is that?").at(-1)?.related).toEqual(
+      documentTerms("coordinates latitude longitude"),
+    );
     // #42 is an issue or pull request number, not a channel.
     expect(queryTermGroups("gh issue #42").flatMap((g) => g.related)).not.toContain("channel");
   });
@@ -183,6 +187,12 @@ describe("queryTermGroups", () => {
     expect(terms("list open PRs on acme/web")).toEqual(["list", "open", "pull", "request"]);
     expect(terms("make my own copy of facebook/react")).not.toContain("react");
     expect(terms("email the summary to dana@example.com")).toEqual(["send", "summari"]);
+    // A URL is a literal, whatever its scheme.
+    expect(
+      queryTermGroups("push it up to s3://reports/2024/")
+        .filter((g) => g.weak)
+        .flatMap((g) => g.terms),
+    ).toEqual(["s3", "report", "2024"]);
     // A query of identifiers alone is searched for them, as stand-ins.
     expect(queryTermGroups("acme/web")).toEqual([
       { terms: ["acm"], related: [], weak: true },
@@ -275,6 +285,9 @@ describe("queryTermGroups", () => {
     );
     expect(forTicket.find((g) => g.related.includes("issu"))).toMatchObject({ terms: [], context: true });
     expect(forTicket.find((g) => g.terms.includes("project"))).toBeDefined();
+    // A leading discourse marker is no part of the request: "next," is not about forecasts.
+    expect(queryTermGroups("next, push the report")).toEqual(queryTermGroups("push the report"));
+    expect(queryTermGroups("ok so: list my buckets")).toEqual(queryTermGroups("list my buckets"));
     // No context: every word is the request.
     expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
   });
