@@ -255,6 +255,33 @@ function requestEnd(query: string): number {
   return m && words(query.slice(0, m.index)).length >= 2 ? m.index + 1 : query.length;
 }
 
+const MODALS: ReadonlySet<string> = new Set([
+  "can",
+  "could",
+  "will",
+  "would",
+  "should",
+  "may",
+  "might",
+  "must",
+]);
+/** Subjects whose modal verb is the request itself: "I can't find …", "can you …". */
+const ASKING: ReadonlySet<string> = new Set(["i", "we", "you"]);
+
+/**
+ * Where a query's words say what someone else can or will do: the verb after a third party's modal
+ * ("a link folks can click", "so she can leave comments"). It describes, it does not ask.
+ */
+function describedWords(all: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 1; i + 1 < all.length; i++) {
+    const subject = all[i - 1] as string;
+    if (!MODALS.has(all[i] as string) || ASKING.has(subject) || NO_SUBJECT.has(subject)) continue;
+    if (!STOPWORDS.has(all[i + 1] as string)) out.add(i + 1);
+  }
+  return out;
+}
+
 const COPULAS: ReadonlySet<string> = new Set(["is", "are", "was", "were", "be", "been"]);
 /** Words that ask rather than name a subject before a copula: "what is", "are there". */
 const NO_SUBJECT: ReadonlySet<string> = new Set([
@@ -338,6 +365,7 @@ export function queryTermGroups(text: string): TermGroup[] {
   }
   const phrasal = phrasalVerbs(all);
   const predicates = predicateWords(all);
+  const described = describedWords(all);
   for (const [i, word] of all.entries()) {
     if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || phrasal.at.has(i) || identifiers.has(word))
       continue;
@@ -357,7 +385,8 @@ export function queryTermGroups(text: string): TermGroup[] {
     if (context.has(word) && !request.has(word))
       groups.push({ terms: [], related: [...terms, ...related], context: true });
     else if (participle(word) || predicates.has(i)) groups.push({ terms, related, weak: true, state: true });
-    else if (literals.has(word) || LIGHT_VERBS.has(word)) groups.push({ terms, related, weak: true });
+    else if (literals.has(word) || LIGHT_VERBS.has(word) || described.has(i))
+      groups.push({ terms, related, weak: true });
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;

@@ -164,6 +164,11 @@ describe("queryTermGroups", () => {
     expect(weak("list the open bugs assigned to me")).toEqual(["assign"]);
     expect(weak("what's deployed in staging")).toEqual(["deploy"]);
     expect(weak("I need more speed")).toEqual([]);
+    // What a third party can or will do describes; it does not ask ("a link folks can click").
+    expect(weak("I need a link folks can click to pay")).toEqual(["click"]);
+    expect(weak("share the doc so she can leave comments")).toEqual(["leav"]);
+    expect(weak("I can't find the invoice")).toEqual([]);
+    expect(weak("can you click the button")).toEqual([]);
     // Apostrophes are not quotes.
     expect(weak("what's on Maria's plate, don't guess")).toEqual([]);
   });
