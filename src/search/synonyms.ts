@@ -72,6 +72,11 @@ const THINGS: Record<string, string> = {
   mr: "merge request",
   mrs: "merge request",
   ci: "continuous integration",
+  // Compounds written closed or open: one reading for both.
+  timezone: "time zone",
+  timezones: "time zone",
+  filename: "file name",
+  filenames: "file name",
 };
 
 /** Words expanded to several words (abbreviations). Applied to documents and queries alike. */

@@ -38,6 +38,8 @@ describe("documentTerms", () => {
     expect(words("open PRs on URLs and IDs")).toEqual(["open", "prs", "on", "urls", "and", "ids"]);
     expect(words("HTTPServer getURLs")).toEqual(["http", "server", "get", "urls"]);
     expect(documentTerms("PRs")).toEqual(documentTerms("pull request"));
+    // A compound reads the same written closed or open.
+    expect(documentTerms("timezone filenames")).toEqual(documentTerms("time zone file name"));
   });
 
   it("folds synonyms to one word and expands abbreviations", () => {
@@ -73,7 +75,7 @@ describe("queryTermGroups", () => {
     const related = (query: string) => queryTermGroups(query).flatMap((g) => g.related);
     expect(related("gh issue")).toContain("github");
     expect(related("pg slow queries")).toContain("postgr");
-    expect(related("utc to pst")).toEqual(expect.arrayContaining(["timezon", "time"]));
+    expect(related("utc to pst")).toEqual(expect.arrayContaining(["time", "zone"]));
     // Days and times ask about what happens then: events as much as forecasts.
     expect(related("anything on tomorrow?")).toEqual(expect.arrayContaining(["event", "forecast"]));
     expect(related("move my 1:1 to Friday")).toEqual(expect.arrayContaining(["event", "schedul"]));
