@@ -1,5 +1,6 @@
-// How everyday requests phrase actions: nouns used as verbs before an object ("file a bug"), and
-// phrasal verbs ("get rid of"). Read by queryTermGroups (text.ts); the word lists are related.ts's.
+// How everyday requests phrase actions: nouns used as verbs before an object ("file a bug"), phrasal
+// verbs ("get rid of"), and what a query's shape suggests (a #channel, an email address). Read by
+// queryTermGroups (text.ts); the word lists are related.ts's.
 
 /**
  * Words that are nouns in tool descriptions but verbs in requests: "file a bug", "book a room",
@@ -113,3 +114,28 @@ export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
     "dig up": ["search", "find"],
   }),
 );
+
+/**
+ * Hints from the shape of a query rather than its words: a `#channel`, an email address, setting
+ * something to a value, a URL, coordinates, a file name, or a question (questions read; they rarely
+ * create). Each adds a related-only concept.
+ */
+export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[] }[] = [
+  // A #name is a chat channel; #42 is an issue or pull request number.
+  { pattern: /(^|\s)#\p{L}[\p{L}\p{N}_-]*/u, related: ["channel", "message"] },
+  { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/u, related: ["email"] },
+  // Setting something to a value: "move ENG-142 to In Review", "bump the priority to High".
+  { pattern: /^(?!.*\bfrom\b).*\bto\s+(?:\p{Lu}\p{Ll}|\d|['"])/u, related: ["update", "set"] },
+  { pattern: /https?:\/\/\S+/u, related: ["url"] },
+  // A latitude and longitude: "59.91, 10.75".
+  {
+    pattern: /(^|[\s(])-?\d{1,2}\.\d+,\s*-?\d{1,3}\.\d+\b/u,
+    related: ["coordinates", "latitude", "longitude"],
+  },
+  { pattern: /\b[\w-]+\.(csv|json|ya?ml|toml|txt|md|pdf|log|py|ts|js|sql|xml|html)\b/iu, related: ["file"] },
+  {
+    pattern:
+      /^\s*(how many|how much|which|what|who|whom|where|when|is|are|was|were|do|does|did|has|have|any)\b/iu,
+    related: ["list", "get", "search"],
+  },
+];

@@ -435,27 +435,3 @@ export const QUERY_EXPANSIONS: ReadonlyMap<string, readonly string[]> = (() => {
   }
   return map;
 })();
-
-/**
- * Hints from the shape of a query rather than its words: a `#channel`, an email address, a URL, a
- * file name, or a question (questions read; they rarely create). Each adds a related-only concept.
- */
-export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[] }[] = [
-  // A #name is a chat channel; #42 is an issue or pull request number.
-  { pattern: /(^|\s)#\p{L}[\p{L}\p{N}_-]*/u, related: ["channel", "message"] },
-  { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/u, related: ["email"] },
-  // Setting something to a value: "move ENG-142 to In Review", "bump the priority to High".
-  { pattern: /^(?!.*\bfrom\b).*\bto\s+(?:\p{Lu}\p{Ll}|\d|['"])/u, related: ["update", "set"] },
-  { pattern: /https?:\/\/\S+/u, related: ["url"] },
-  // A latitude and longitude: "59.91, 10.75".
-  {
-    pattern: /(^|[\s(])-?\d{1,2}\.\d+,\s*-?\d{1,3}\.\d+\b/u,
-    related: ["coordinates", "latitude", "longitude"],
-  },
-  { pattern: /\b[\w-]+\.(csv|json|ya?ml|toml|txt|md|pdf|log|py|ts|js|sql|xml|html)\b/iu, related: ["file"] },
-  {
-    pattern:
-      /^\s*(how many|how much|which|what|who|whom|where|when|is|are|was|were|do|does|did|has|have|any)\b/iu,
-    related: ["list", "get", "search"],
-  },
-];

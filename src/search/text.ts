@@ -1,8 +1,15 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
 import { canonicalJson, sha256Hex } from "./hash";
-import { LIGHT_VERBS, OBJECT_STARTERS, PHRASAL_VERBS, PLACING_VERBS, VERB_SENSES } from "./phrasing";
-import { QUERY_EXPANSIONS, SHAPE_HINTS } from "./related";
+import {
+  LIGHT_VERBS,
+  OBJECT_STARTERS,
+  PHRASAL_VERBS,
+  PLACING_VERBS,
+  SHAPE_HINTS,
+  VERB_SENSES,
+} from "./phrasing";
+import { QUERY_EXPANSIONS } from "./related";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS, THING_ABBREVIATIONS } from "./synonyms";
 
 const WORD = /[\p{L}\p{N}_]+/gu;
