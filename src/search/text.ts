@@ -262,16 +262,7 @@ function requestEnd(query: string): number {
   return m && words(query.slice(0, m.index)).length >= 2 ? m.index + 1 : query.length;
 }
 
-const MODALS: ReadonlySet<string> = new Set([
-  "can",
-  "could",
-  "will",
-  "would",
-  "should",
-  "may",
-  "might",
-  "must",
-]);
+const MODALS: ReadonlySet<string> = new Set("can could will would should may might must".split(" "));
 /** Subjects whose modal verb is the request itself: "I can't find …", "can you …". */
 const ASKING: ReadonlySet<string> = new Set(["i", "we", "you"]);
 
@@ -291,17 +282,7 @@ function describedWords(all: readonly string[]): Set<number> {
 
 const COPULAS: ReadonlySet<string> = new Set(["is", "are", "was", "were", "be", "been"]);
 /** Words that ask rather than name a subject before a copula: "what is", "are there". */
-const NO_SUBJECT: ReadonlySet<string> = new Set([
-  "what",
-  "which",
-  "who",
-  "where",
-  "when",
-  "why",
-  "how",
-  "there",
-  "it",
-]);
+const NO_SUBJECT: ReadonlySet<string> = new Set("what which who where when why how there it".split(" "));
 const DEGREE: ReadonlySet<string> = new Set(["still", "already", "not", "now", "all", "also"]);
 
 /**
@@ -320,8 +301,9 @@ function predicateWords(all: readonly string[]): Set<number> {
 }
 
 /** A word that only sequences a request in a conversation: "next, push …", "ok so: …". */
-const DISCOURSE_MARKER =
-  /^\s*(?:(?:ok(?:ay)?|alright|next|then|now|also|so|and|first|finally)[\s,;:]+)*(?:ok(?:ay)?|alright|next|then|now|also|so|and|first|finally)\s*[,;:]\s*/iu;
+const MARKER = "(?:ok(?:ay)?|alright|next|then|now|also|so|and|first|finally)";
+/** Leading discourse markers, dropped before a query is read. */
+const DISCOURSE_MARKER = new RegExp(`^\\s*(?:${MARKER}[\\s,;:]+)*${MARKER}\\s*[,;:]\\s*`, "iu");
 
 /** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
 const MAX_PHRASAL_GAP = 2;
