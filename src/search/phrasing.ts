@@ -76,6 +76,8 @@ export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
     "get rid": ["delete"],
     "get into": ["create", "add"],
+    "came with": ["attachment"],
+    "comes with": ["attachment"],
     "pull down": ["download", "get"],
     "hand over": ["assign"],
     "look over": ["review"],

@@ -128,6 +128,10 @@ describe("queryTermGroups", () => {
 
   it("reads a phrasal verb as the action it means: get rid of, hand over, fire it off", () => {
     expect(queryTermGroups("get him into hubspot")).toContainEqual({ terms: ["creat"], related: [] });
+    expect(queryTermGroups("save the pdf that came with the email")).toContainEqual({
+      terms: ["attach"],
+      related: [],
+    });
     expect(queryTermGroups("get rid of the stale lock file")).toContainEqual({
       terms: ["delet"],
       related: [],
