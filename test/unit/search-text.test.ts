@@ -107,6 +107,10 @@ describe("queryTermGroups", () => {
     expect(hinted("take the api back down to 2 replicas")).toBe(true);
     expect(hinted("how long is the drive from Denver to Boulder")).toBe(false);
     expect(hinted("send the report to the team")).toBe(false);
+    // A time of day suggests time.
+    expect(
+      queryTermGroups("if it's 9am in Chicago, what is it for the folks in Sydney?").at(-1)?.related,
+    ).toContain("time");
     // A latitude and longitude suggest coordinates.
     expect(queryTermGroups("it gave me 59.91, 10.75 — what street is that?").at(-1)?.related).toEqual(
       documentTerms("coordinates latitude longitude"),
