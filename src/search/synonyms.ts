@@ -63,8 +63,8 @@ const GROUPS: readonly string[] = [
 ];
 
 /**
- * Abbreviations of things (a pull request, CI): in a query they name what the request is about,
- * never its action ("MRs" asks for no merging).
+ * Things written as one word for several (a pull request, CI, a time zone): in a query they name
+ * what the request is about, never its action ("MRs" asks for no merging).
  */
 const THINGS: Record<string, string> = {
   pr: "pull request",

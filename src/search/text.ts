@@ -111,12 +111,19 @@ export interface TermGroup {
   weak?: boolean;
   /**
    * The word describes a state to look for, not an action to take: a past participle ("bugs
-   * assigned to me", "the generated report"). A tool whose action it names does not match it.
+   * assigned to me", "the generated report") or the word after a subject's copula ("which PRs are
+   * still open"). A tool whose action it names does not match it.
    */
   state?: boolean;
-  /** The word is only in the context before the request ("now that the PR is merged, …"). */
+  /**
+   * The word is only in the request's context: before it ("now that the PR is merged, …") or after
+   * it ("… need it for the new ticket"). Its terms only stand in (as related ones).
+   */
   context?: boolean;
-  /** The word abbreviates a thing ("PRs", "CI"): it asks for no action of its words ("merge" of MR). */
+  /**
+   * The word stands for a thing written as several words ("PRs", "CI", "timezone"): it asks for no
+   * action of its words ("merge" of MR).
+   */
   thing?: boolean;
   /**
    * The word is unknown to the index, and its related terms are the indexed words it may be a
