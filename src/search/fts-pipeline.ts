@@ -136,9 +136,10 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
 }
 
 /**
- * `rescore`, except that a row whose action is a word the query uses as a noun ("the build is
- * green" for build_image, "the broken checkout flow" for git.checkout) matches that word only as a
- * stand-in: the query names the thing, not the action.
+ * `rescore`, except for a row whose action is a word the query does not ask to do: used as a noun
+ * ("the build is green" for build_image, "the broken checkout flow" for git.checkout), the row
+ * matches it only as a stand-in — the query names the thing; used as a state ("bugs assigned to
+ * me" for assign_issue), the row does not match it at all — the query names what to look for.
  */
 function rescoreWithNouns(
   fields: readonly (readonly string[])[],
@@ -148,8 +149,8 @@ function rescoreWithNouns(
   corpus: Corpus,
 ): Match[] {
   const raw = matches(fields, groups, specs, corpus);
-  const nouns = new Set(groups.filter((g) => g.noun || g.state).flatMap((g) => g.terms));
-  const named = (i: number) => actions[i] != null && nouns.has(actions[i] as string);
+  const notAsked = new Set(groups.filter((g) => g.noun || g.state).flatMap((g) => g.terms));
+  const named = (i: number) => actions[i] != null && notAsked.has(actions[i] as string);
   if (!actions.some((_, i) => named(i))) return raw;
   const asThings = matches(
     fields,
