@@ -1,6 +1,7 @@
 // How everyday requests phrase actions: nouns used as verbs before an object ("file a bug"), phrasal
-// verbs ("get rid of"), and what a query's shape suggests (a #channel, an email address). Read by
-// queryTermGroups (text.ts); the word lists are related.ts's.
+// verbs ("get rid of"), things spelled out ("pull requests"), and what a query's shape suggests (a
+// #channel, an email address). Read by queryTermGroups (text.ts); the word lists are related.ts's.
+import { THING_PHRASES } from "./synonyms";
 
 /**
  * Words that are nouns in tool descriptions but verbs in requests: "file a bug", "book a room",
@@ -116,6 +117,50 @@ export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
     "dig up": ["search", "find"],
   }),
 );
+
+/** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
+const MAX_PHRASAL_GAP = 2;
+
+export interface PhrasalVerb {
+  /** Where its verb and its particle are among the text's words. */
+  verb: number;
+  particle: number;
+  /** The action it means (PHRASAL_VERBS). */
+  meaning: readonly string[];
+  /** The phrasal verb written closed, as one word: "setup" for "set up", "lookup" for "look it up". */
+  closed: string;
+}
+
+/** The phrasal verbs of a text's words ("get rid", "fire it off"). */
+export function phrasalVerbs(all: readonly string[]): PhrasalVerb[] {
+  const found: PhrasalVerb[] = [];
+  for (const [verb, word] of all.entries()) {
+    for (
+      let particle = verb + 1;
+      particle <= verb + 1 + MAX_PHRASAL_GAP && particle < all.length;
+      particle++
+    ) {
+      const meaning = PHRASAL_VERBS.get(`${word} ${all[particle]}`);
+      if (meaning) {
+        found.push({ verb, particle, meaning, closed: `${word}${all[particle]}` });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Where the text spells out a thing an abbreviation stands for ("pull requests" as PRs). */
+export function thingWords(all: readonly string[]): Set<number> {
+  const at = new Set<number>();
+  for (let i = 0; i < all.length; i++)
+    for (const phrase of THING_PHRASES) {
+      const last = phrase.length - 1;
+      const fits = phrase.every((w, k) => all[i + k] === w || (k === last && all[i + k] === `${w}s`));
+      if (fits) for (let k = 0; k <= last; k++) at.add(i + k);
+    }
+  return at;
+}
 
 /**
  * Hints from the shape of a query rather than its words: a `#channel`, an email address, setting

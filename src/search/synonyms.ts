@@ -103,3 +103,8 @@ export const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
 );
 
 export const THING_ABBREVIATIONS: ReadonlySet<string> = new Set(Object.keys(THINGS));
+
+/** The things THINGS abbreviates, spelled out: "pull request", "continuous integration". */
+export const THING_PHRASES: readonly (readonly string[])[] = [...new Set(Object.values(THINGS))].map((p) =>
+  p.split(" "),
+);

@@ -6,7 +6,9 @@ import {
   OBJECT_STARTERS,
   PHRASAL_VERBS,
   PLACING_VERBS,
+  phrasalVerbs,
   SHAPE_HINTS,
+  thingWords,
   VERB_SENSES,
 } from "./phrasing";
 import { QUERY_EXPANSIONS } from "./related";
@@ -60,7 +62,7 @@ function canonical(word: string): string[] {
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own).
  */
-const NORMALIZER_REVISION = 3;
+const NORMALIZER_REVISION = 4;
 let textVersion: string | undefined;
 
 /**
@@ -69,18 +71,30 @@ let textVersion: string | undefined;
  */
 export function indexTextVersion(): string {
   textVersion ??= sha256Hex(
-    canonicalJson([NORMALIZER_REVISION, [...STOPWORDS], [...SYNONYMS], [...ABBREVIATIONS], [...NOT_PLURAL]]),
+    canonicalJson([
+      NORMALIZER_REVISION,
+      [...STOPWORDS],
+      [...SYNONYMS],
+      [...ABBREVIATIONS],
+      [...NOT_PLURAL],
+      [...PHRASAL_VERBS.keys()],
+    ]),
   ).slice(0, 16);
   return textVersion;
 }
 
-/** Normalized terms of document text: stopwords dropped, synonyms folded, stemmed. Keeps repeats. */
+/**
+ * Normalized terms of document text: stopwords dropped, synonyms folded, stemmed; each phrasal verb
+ * also as the one word it is written closed ("set up" adds "setup"). Keeps repeats.
+ */
 export function documentTerms(text: string): string[] {
   const out: string[] = [];
-  for (const word of words(text)) {
+  const all = words(text);
+  for (const word of all) {
     if (STOPWORDS.has(word)) continue;
     out.push(...canonical(word));
   }
+  for (const { closed } of phrasalVerbs(all)) out.push(...canonical(closed));
   return out;
 }
 
@@ -121,8 +135,8 @@ export interface TermGroup {
    */
   context?: boolean;
   /**
-   * The word stands for a thing written as several words ("PRs", "CI", "timezone"): it asks for no
-   * action of its words ("merge" of MR).
+   * The word stands for a thing written as several words ("PRs", "CI", "timezone"), or is a word of
+   * one spelled out ("pull requests"): it asks for no action of its words ("merge" of MR).
    */
   thing?: boolean;
   /**
@@ -312,29 +326,6 @@ const MARKER = "(?:ok(?:ay)?|alright|next|then|now|also|so|and|first|finally)";
 /** Leading discourse markers, dropped before a query is read. */
 const DISCOURSE_MARKER = new RegExp(`^\\s*(?:${MARKER}[\\s,;:]+)*${MARKER}\\s*[,;:]\\s*`, "iu");
 
-/** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
-const MAX_PHRASAL_GAP = 2;
-
-/**
- * The phrasal verbs of a query's words ("get rid", "fire it off"): where their words are, and the
- * actions they mean.
- */
-function phrasalVerbs(all: readonly string[]): { at: Set<number>; meanings: (readonly string[])[] } {
-  const at = new Set<number>();
-  const meanings: (readonly string[])[] = [];
-  for (const [i, word] of all.entries()) {
-    for (let end = i + 1; end <= i + 1 + MAX_PHRASAL_GAP && end < all.length; end++) {
-      const meaning = PHRASAL_VERBS.get(`${word} ${all[end]}`);
-      if (meaning) {
-        at.add(i).add(end);
-        meanings.push(meaning);
-        break;
-      }
-    }
-  }
-  return { at, meanings };
-}
-
 /**
  * The concepts of a query, in order, with stopwords dropped and at most MAX_QUERY_TERMS distinct
  * terms in all. A word whose terms all appeared earlier adds no group.
@@ -360,10 +351,12 @@ export function queryTermGroups(text: string): TermGroup[] {
     identifiers.clear();
   }
   const phrasal = phrasalVerbs(all);
+  const inPhrasal = new Set(phrasal.flatMap((p) => [p.verb, p.particle]));
   const predicates = predicateWords(all);
   const described = describedWords(all);
+  const things = thingWords(all);
   for (const [i, word] of all.entries()) {
-    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || phrasal.at.has(i) || identifiers.has(word))
+    if (STOPWORDS.has(word) || QUERY_STOPWORDS.has(word) || inPhrasal.has(i) || identifiers.has(word))
       continue;
     const own = canonical(word).filter((t) => !seen.has(t));
     if (own.length === 0) continue;
@@ -386,7 +379,7 @@ export function queryTermGroups(text: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
-      if (THING_ABBREVIATIONS.has(word)) group.thing = true;
+      if (THING_ABBREVIATIONS.has(word) || things.has(i)) group.thing = true;
       // A name that is a thing ("the Archive folder") stands for itself, not for what its word does.
       if (group.argument && group.noun) group.related = [];
       if (!verb && ABBREVIATIONS.has(word)) {
@@ -399,8 +392,11 @@ export function queryTermGroups(text: string): TermGroup[] {
     if (seen.size >= MAX_QUERY_TERMS) break;
   }
   // A phrasal verb is one concept, the action it means; its words make none of their own.
-  for (const meaning of phrasal.meanings) {
-    const terms = [...new Set(meaning.flatMap(canonical))].filter((t) => !seen.has(t));
+  // Its closed form ("setup") comes first: learned text and documents may say the phrase itself.
+  for (const { closed, meaning } of phrasal) {
+    const terms = [...new Set([...canonical(closed), ...meaning.flatMap(canonical)])].filter(
+      (t) => !seen.has(t),
+    );
     for (const t of terms) seen.add(t);
     if (terms.length > 0) groups.push({ terms, related: [] });
   }

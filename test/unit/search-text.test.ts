@@ -131,28 +131,32 @@ describe("queryTermGroups", () => {
   });
 
   it("reads a phrasal verb as the action it means: get rid of, hand over, fire it off", () => {
-    expect(queryTermGroups("get him into hubspot")).toContainEqual({ terms: ["creat"], related: [] });
-    expect(queryTermGroups("save the pdf that came with the email")).toContainEqual({
-      terms: ["attach"],
-      related: [],
-    });
-    expect(queryTermGroups("get rid of the stale lock file")).toContainEqual({
-      terms: ["delet"],
-      related: [],
-    });
-    expect(queryTermGroups("hand over PROJ-88 to Mei")).toContainEqual({ terms: ["assign"], related: [] });
+    // The phrasal verb written as one word, then the action it means (see documentTerms).
+    const action = (query: string, terms: string[]) =>
+      expect(queryTermGroups(query)).toContainEqual({ terms, related: [] });
+    action("get him into hubspot", ["getinto", "creat"]);
+    action("save the pdf that came with the email", ["camewith", "attach"]);
+    action("get rid of the stale lock file", ["getrid", "delet"]);
+    action("hand over PROJ-88 to Mei", ["handov", "assign"]);
     // Up to two words may sit between the verb and its particle.
-    expect(queryTermGroups("write up a reply but don't fire it off yet")).toContainEqual({
-      terms: ["send"],
-      related: [],
-    });
-    expect(queryTermGroups("hand PROJ-88 over to Mei")).toContainEqual({ terms: ["assign"], related: [] });
+    action("write up a reply but don't fire it off yet", ["fireoff", "send"]);
+    action("hand PROJ-88 over to Mei", ["handov", "assign"]);
     expect(queryTermGroups("hand the old PROJ-88 ticket over").flatMap((g) => g.terms)).not.toContain(
       "assign",
     );
     // The verb and its particle make no concepts of their own ("fire" is not an incident).
     const terms = queryTermGroups("fire it off").flatMap((g) => [...g.terms, ...g.related]);
-    expect(terms).toEqual(["send"]);
+    expect(terms).toEqual(["fireoff", "send"]);
+  });
+
+  it("reads a phrasal verb written closed as the same phrasal verb: setup, set up", () => {
+    const closed = queryTermGroups("setup a meeting with Ana")[0]?.terms ?? [];
+    expect(closed).toEqual(documentTerms("setup"));
+    expect(documentTerms("Set up a meeting in the calendar")).toEqual(expect.arrayContaining(closed));
+    expect(queryTermGroups("set up a meeting").flatMap((g) => g.terms)).toEqual(
+      expect.arrayContaining(closed),
+    );
+    expect(documentTerms("sign up")).toEqual(expect.arrayContaining(documentTerms("signup")));
   });
 
   it("lets quoted text, #names, light verbs and participles match only as stand-ins", () => {

@@ -142,4 +142,24 @@ describe("an abbreviated thing", () => {
     // Written as an action, merging is asked for.
     expect(pipelineSearch(INDEX, docs, "merge the pull request")[0]?.name).toBe("github.merge_pull_request");
   });
+
+  it("reads the same spelled out: 'pull requests' asks for no pulling or requesting", () => {
+    const prs: Doc[] = [
+      { name: "gh.request_reviewers", action: "request", text: "request reviews on a pull request" },
+      { name: "gh.create_pull_request", action: "create", text: "open a new pull request" },
+      { name: "gh.list_pull_requests", action: null, text: "list pull requests by state" },
+    ];
+    const things = (query: string) => queryTermGroups(query).filter((g) => g.thing);
+    expect(things("which pull requests are still open?").flatMap((g) => g.terms)).toEqual([
+      "pull",
+      "request",
+    ]);
+    expect(things("did continuous integration pass?")).toHaveLength(2);
+    expect(things("pull the latest changes")).toEqual([]);
+    expect(pipelineSearch(INDEX, prs, "which pull requests are still open?")[0]?.name).toBe(
+      "gh.list_pull_requests",
+    );
+    // Alone, "request" names an action that one tool takes.
+    expect(pipelineSearch(INDEX, prs, "request reviews")[0]?.name).toBe("gh.request_reviewers");
+  });
 });
