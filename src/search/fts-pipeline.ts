@@ -24,7 +24,8 @@ export const SESSION_BOOST = 0.2;
  * How much weaker a match counts for a row that changes something when the query names none of
  * the candidates' actions: "s3 buckets" or "jira ticket details" ask to read, so among comparable
  * matches list_buckets ranks before create_bucket. A query naming any candidate's action ("new
- * bucket", "delete the old bucket") leaves every row as it is.
+ * bucket", "delete the old bucket"), or any action with a verb that does not read ("look over my
+ * PR", however the reviewing tool is named: TermGroup.acts), leaves every row as it is.
  */
 export const UNASKED_ACTION = 0.15;
 
@@ -124,7 +125,7 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const boost = (row: R) =>
     search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1;
   const asked = new Set(groups.filter((g) => !g.weak && !g.thing).flatMap((g) => [...g.terms, ...g.related]));
-  const readOnly = !actions.some((a) => a !== null && asked.has(a));
+  const readOnly = !groups.some((g) => g.acts) && !actions.some((a) => a !== null && asked.has(a));
   const unasked = (i: number) => (readOnly && actions[i] !== null ? 1 - UNASKED_ACTION : 1);
   const scored = rows.map((row, i) => ({
     row,

@@ -118,6 +118,9 @@ export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
   }),
 );
 
+/** Meanings of verbs that read rather than act ("pull up", "look up"): they name no action. */
+export const READINGS: ReadonlySet<string> = new Set("get show search find view read list".split(" "));
+
 /** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
 const MAX_PHRASAL_GAP = 2;
 

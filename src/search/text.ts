@@ -7,6 +7,7 @@ import {
   PHRASAL_VERBS,
   PLACING_VERBS,
   phrasalVerbs,
+  READINGS,
   SHAPE_HINTS,
   thingWords,
   VERB_SENSES,
@@ -139,6 +140,12 @@ export interface TermGroup {
    * one spelled out ("pull requests"): it asks for no action of its words ("merge" of MR).
    */
   thing?: boolean;
+  /**
+   * The word is a verb that asks for something to be done, not read: a phrasal verb ("look over my
+   * PR", "wake up whoever's on call") or a verb-or-noun word before its object ("file a bug"). The
+   * query names an action whichever words the tools' names use for it (UNASKED_ACTION).
+   */
+  acts?: boolean;
   /**
    * The word is unknown to the index, and its related terms are the indexed words it may be a
    * misspelling of (set by the search, which knows the index).
@@ -379,6 +386,7 @@ export function queryTermGroups(text: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
+      if (verb && !acts.some((m) => READINGS.has(m))) group.acts = true;
       if (THING_ABBREVIATIONS.has(word) || things.has(i)) group.thing = true;
       // A name that is a thing ("the Archive folder") stands for itself, not for what its word does.
       if (group.argument && group.noun) group.related = [];
@@ -398,7 +406,8 @@ export function queryTermGroups(text: string): TermGroup[] {
       (t) => !seen.has(t),
     );
     for (const t of terms) seen.add(t);
-    if (terms.length > 0) groups.push({ terms, related: [] });
+    const acts = !meaning.some((m) => READINGS.has(m));
+    if (terms.length > 0) groups.push(acts ? { terms, related: [], acts } : { terms, related: [] });
   }
   // A related term stands in for a missing word; when the query has that word itself, the term
   // belongs to that word's concept only (no double credit).

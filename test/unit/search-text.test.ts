@@ -123,6 +123,7 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("file a bug in jira")[0]).toEqual({
       terms: ["creat", "submit"],
       related: ["file"],
+      acts: true,
     });
     expect(queryTermGroups("book the big room")[0]?.terms).toContain("reserv");
     // Not before an object: the noun it is.
@@ -133,7 +134,7 @@ describe("queryTermGroups", () => {
   it("reads a phrasal verb as the action it means: get rid of, hand over, fire it off", () => {
     // The phrasal verb written as one word, then the action it means (see documentTerms).
     const action = (query: string, terms: string[]) =>
-      expect(queryTermGroups(query)).toContainEqual({ terms, related: [] });
+      expect(queryTermGroups(query)).toContainEqual({ terms, related: [], acts: true });
     action("get him into hubspot", ["getinto", "creat"]);
     action("save the pdf that came with the email", ["camewith", "attach"]);
     action("get rid of the stale lock file", ["getrid", "delet"]);
@@ -147,6 +148,10 @@ describe("queryTermGroups", () => {
     // The verb and its particle make no concepts of their own ("fire" is not an incident).
     const terms = queryTermGroups("fire it off").flatMap((g) => [...g.terms, ...g.related]);
     expect(terms).toEqual(["fireoff", "send"]);
+    // One that reads names no action.
+    expect(
+      queryTermGroups("pull up the Q3 numbers").find((g) => g.terms.includes("get"))?.acts,
+    ).toBeUndefined();
   });
 
   it("reads a phrasal verb written closed as the same phrasal verb: setup, set up", () => {
@@ -265,8 +270,8 @@ describe("queryTermGroups", () => {
 
   it("reads a verb of placing before 'a' or 'an' as adding something: drop a marker, leave a note", () => {
     const first = (query: string) => queryTermGroups(query)[0];
-    expect(first("drop a marker on the dashboard")).toEqual({ terms: ["creat"], related: [] });
-    expect(first("leave a comment on the ticket")).toEqual({ terms: ["creat"], related: [] });
+    expect(first("drop a marker on the dashboard")).toEqual({ terms: ["creat"], related: [], acts: true });
+    expect(first("leave a comment on the ticket")).toEqual({ terms: ["creat"], related: [], acts: true });
     // Other objects keep the verb's own sense.
     expect(first("drop the old table")?.terms).toEqual(["delet"]);
     expect(first("leave the #random channel")?.terms).toEqual(["leav"]);

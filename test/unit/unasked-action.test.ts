@@ -52,7 +52,8 @@ describe("read-only tools first when a query names no action", () => {
         const groups = queryTermGroups(query);
         const asked = new Set(groups.flatMap((g) => [...g.terms, ...g.related]));
         const ranked = pipelineSearch(INDEX, docs, query);
-        if (docs.some((d) => d.action !== null && asked.has(indexText(d.action)))) {
+        const acts = groups.some((g) => g.acts);
+        if (acts || docs.some((d) => d.action !== null && asked.has(indexText(d.action)))) {
           expect(ranked.map((d) => d.name)).toEqual(pipelineSearch(COLD, docs, query).map((d) => d.name));
           return;
         }
@@ -161,5 +162,18 @@ describe("an abbreviated thing", () => {
     );
     // Alone, "request" names an action that one tool takes.
     expect(pipelineSearch(INDEX, prs, "request reviews")[0]?.name).toBe("gh.request_reviewers");
+  });
+
+  it("takes a verb that does something as asking for an action, whatever the tools call it", () => {
+    const prs: Doc[] = [
+      { name: "gh.request_reviewers", action: "request", text: "request reviews on a pull request" },
+      { name: "gh.get_pull_request", action: null, text: "get a pull request with its state and checks" },
+    ];
+    // "look over" means review; no tool's action is "review", yet the request is not to read.
+    expect(queryTermGroups("get Kim to look over my PR").some((g) => g.acts)).toBe(true);
+    expect(pipelineSearch(INDEX, prs, "get Kim to look over my PR")[0]?.name).toBe("gh.request_reviewers");
+    // A verb that reads names no action: the read-only tool first.
+    expect(queryTermGroups("pull up my PR").some((g) => g.acts)).toBe(false);
+    expect(pipelineSearch(INDEX, prs, "pull up my PR")[0]?.name).toBe("gh.get_pull_request");
   });
 });
