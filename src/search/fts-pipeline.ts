@@ -124,7 +124,10 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const concepts = conceptCount(groups);
   const boost = (row: R) =>
     search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1;
-  const asked = new Set(groups.filter((g) => !g.weak && !g.thing).flatMap((g) => [...g.terms, ...g.related]));
+  // Stand-ins, things and the request's context name no action ("deploy went out; check …").
+  const asked = new Set(
+    groups.filter((g) => !g.weak && !g.thing && !g.context).flatMap((g) => [...g.terms, ...g.related]),
+  );
   const readOnly = !groups.some((g) => g.acts) && !actions.some((a) => a !== null && asked.has(a));
   const unasked = (i: number) => (readOnly && actions[i] !== null ? 1 - UNASKED_ACTION : 1);
   const scored = rows.map((row, i) => ({

@@ -127,6 +127,23 @@ describe("an action the query uses as a state", () => {
   });
 });
 
+describe("the context of a mid-task request", () => {
+  it("asks for no action: 'deploy went out; check which monitors are red' does not ask to deploy", () => {
+    const docs: Doc[] = [
+      { name: "k8s.deploy", action: "deploy", text: "deploy a release to the cluster" },
+      { name: "dd.mute_monitor", action: "mute", text: "mute a datadog monitor" },
+      { name: "dd.list_monitors", action: null, text: "list datadog monitors with their state" },
+      { name: "slack.send", action: "send", text: "send a slack message" },
+      { name: "fs.read_file", action: null, text: "read a file from disk" },
+    ];
+    const query = "deploy went out; check which datadog monitors are red";
+    expect(queryTermGroups(query)[0]).toMatchObject({ related: ["deploy"], context: true });
+    expect(pipelineSearch(INDEX, docs, query)[0]?.name).toBe("dd.list_monitors");
+    // Asked for in the request itself, deploying is an action again.
+    expect(pipelineSearch(INDEX, docs, "deploy the release")[0]?.name).toBe("k8s.deploy");
+  });
+});
+
 describe("an abbreviated thing", () => {
   const docs: Doc[] = [
     { name: "gitlab.accept_merge_request", action: "accept", text: "accept and merge a merge request" },
