@@ -115,6 +115,7 @@ export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
     "scale down": ["scale", "replicas"],
     "scale up": ["scale", "replicas"],
     "dig up": ["search", "find"],
+    "show up": ["appear"],
   }),
 );
 

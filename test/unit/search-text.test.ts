@@ -142,6 +142,7 @@ describe("queryTermGroups", () => {
     // Up to two words may sit between the verb and its particle.
     action("write up a reply but don't fire it off yet", ["fireoff", "send"]);
     action("hand PROJ-88 over to Mei", ["handov", "assign"]);
+    action("wait for the results table to show up", ["showup", "appear"]);
     expect(queryTermGroups("hand the old PROJ-88 ticket over").flatMap((g) => g.terms)).not.toContain(
       "assign",
     );
