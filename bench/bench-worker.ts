@@ -83,67 +83,6 @@ export class BenchSession extends SessionObject {
     });
   }
 
-  async profile(query: string, repeat: number) {
-    const { queryTermGroups } = await import("../src/search/text");
-    const { rescore } = await import("../src/search/rerank");
-    const t: Record<string, number> = {};
-    const time = (k: string, fn: () => unknown) => {
-      const s0 = performance.now();
-      let r: unknown;
-      for (let i = 0; i < repeat; i++) r = fn();
-      t[k] = (performance.now() - s0) / repeat;
-      return r;
-    };
-    const groups = time("groups", () => queryTermGroups(query)) as ReturnType<typeof queryTermGroups>;
-    const terms = groups.flatMap((g) => [...g.terms, ...g.related]);
-    const df = time("df", () => this.catalog.docFrequencies(terms)) as Map<string, number>;
-    const expr = terms
-      .filter((x) => (df.get(x) ?? 0) > 0)
-      .sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0))
-      .slice(0, 3)
-      .map((x) => `"${x}"`)
-      .join(" OR ");
-    const rows = time("sql", () =>
-      this.sql.all<Record<string, string>>(
-        `SELECT t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_params, t.f_examples FROM (SELECT rowid AS id, bm25(trove_tools_fts) AS raw FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT 50) AS m CROSS JOIN trove_tools AS t ON t.id = m.id`,
-        expr,
-      ),
-    ) as Record<string, string>[];
-    time("sqlIdsOnly", () =>
-      this.sql.all(
-        `SELECT rowid AS id, bm25(trove_tools_fts) AS raw FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT 50`,
-        expr,
-      ),
-    );
-    time("rescore", () =>
-      rescore(
-        rows.map((r) => [
-          r.f_name ?? "",
-          r.f_namespace ?? "",
-          r.f_tags ?? "",
-          r.f_description ?? "",
-          r.f_params ?? "",
-          r.f_examples ?? "",
-        ]),
-        groups,
-        [
-          { weight: 3, b: 0.3 },
-          { weight: 1.5, b: 0 },
-          { weight: 1.5, b: 0.3 },
-          { weight: 1, b: 0.75 },
-          { weight: 0.4, b: 0.75 },
-          { weight: 0.6, b: 0.5 },
-        ],
-        { size: 10000, docFrequency: (x) => df.get(x) ?? 0 },
-      ),
-    );
-    time("counts", () => this.catalog.counts());
-    time("full", () =>
-      this.run("tool_search", { query, search_type: "fts", limit: 8, include_always_loaded: false }, ADDRESS),
-    );
-    return JSON.stringify({ expr, ...t });
-  }
-
   /** Points this session at another pack bundle (a deploy with other packs). */
   async setBundle(json: string) {
     this.bundle = JSON.parse(json);
