@@ -369,10 +369,10 @@ export function queryTermGroups(text: string): TermGroup[] {
     if (own.length === 0) continue;
     for (const t of own) seen.add(t);
     const placing = PLACING_VERBS.has(word) && followedBy(query, word, INDEFINITE);
-    const acts = placing ? ["add"] : VERB_SENSES.get(word);
-    const verb = acts !== undefined && followedBy(query, word, OBJECT_STARTERS);
+    const senses = placing ? ["add"] : VERB_SENSES.get(word);
+    const verb = senses !== undefined && followedBy(query, word, OBJECT_STARTERS);
     // A verb-or-noun word acting on an object: the action leads, the noun only stands in.
-    const terms = verb ? [...new Set(acts.flatMap(canonical))] : own;
+    const terms = verb ? [...new Set(senses.flatMap(canonical))] : own;
     const expansions = verb ? own : (QUERY_EXPANSIONS.get(word) ?? []).flatMap(canonical);
     // Placing something new is adding, nothing else: "drop a marker" has no delete in it.
     const related = placing ? [] : [...new Set(expansions)].filter((t) => !terms.includes(t));
@@ -386,7 +386,7 @@ export function queryTermGroups(text: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
-      if (verb && !acts.some((m) => READINGS.has(m))) group.acts = true;
+      if (verb && !senses.some((m) => READINGS.has(m))) group.acts = true;
       if (THING_ABBREVIATIONS.has(word) || things.has(i)) group.thing = true;
       // A name that is a thing ("the Archive folder") stands for itself, not for what its word does.
       if (group.argument && group.noun) group.related = [];
