@@ -178,6 +178,8 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
   // Setting something to a value: "move ENG-142 to In Review", "bump the priority to High".
   { pattern: /^(?!.*\bfrom\b).*\bto\s+(?:\p{Lu}\p{Ll}|\d|['"])/u, related: ["update", "set"] },
   { pattern: /https?:\/\/\S+/u, related: ["url"] },
+  // A 1:1 is a meeting.
+  { pattern: /(^|\s)1:1s?\b/u, related: ["meeting"] },
   // A time of day: "9am", "3:30 pm".
   { pattern: /\b\d{1,2}(:\d{2})?\s?(am|pm)\b/iu, related: ["time"] },
   // A latitude and longitude: "59.91, 10.75".

@@ -99,6 +99,12 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("how many open pull requests").at(-1)?.related).toEqual(
       expect.arrayContaining(documentTerms("list")),
     );
+    // A 1:1 is a meeting.
+    const related = (query: string) => queryTermGroups(query).flatMap((g) => g.related);
+    expect(related("push my 1:1 with Tom to Friday")).toEqual(
+      expect.arrayContaining(documentTerms("meeting")),
+    );
+    expect(related("score was 1:0")).not.toEqual(expect.arrayContaining(documentTerms("meeting")));
     // Setting something to a value ("to In Review", "to 3", "to 'Done'") suggests updating; a
     // range ("from Boston to Denver") or a destination in lowercase does not.
     const hinted = (query: string) =>
