@@ -178,6 +178,13 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
   // Setting something to a value: "move ENG-142 to In Review", "bump the priority to High".
   { pattern: /^(?!.*\bfrom\b).*\bto\s+(?:\p{Lu}\p{Ll}|\d|['"])/u, related: ["update", "set"] },
   { pattern: /https?:\/\/\S+/u, related: ["url"] },
+  // Asking what one belongs to: "which teams am I in?", "channels I'm a member of" (not "I'm in
+  // Berlin").
+  {
+    pattern:
+      /\b(?:am i\s+(?:in|on|part of|a member of)|(?:i['\u2019]m|i am)\s+(?:part of|a member of)|i belong to)\b/iu,
+    related: ["joined", "member"],
+  },
   // A 1:1 is a meeting.
   { pattern: /(^|\s)1:1s?\b/u, related: ["meeting"] },
   // A time of day: "9am", "3:30 pm".

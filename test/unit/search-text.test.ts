@@ -99,6 +99,16 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("how many open pull requests").at(-1)?.related).toEqual(
       expect.arrayContaining(documentTerms("list")),
     );
+    // Asking what one belongs to suggests membership.
+    expect(queryTermGroups("which teams am I in?").flatMap((g) => g.related)).toEqual(
+      expect.arrayContaining(documentTerms("joined member")),
+    );
+    expect(queryTermGroups("channels I'm a member of").flatMap((g) => g.related)).toEqual(
+      expect.arrayContaining(documentTerms("joined")),
+    );
+    expect(queryTermGroups("I'm in Berlin, what's the weather").flatMap((g) => g.related)).not.toContain(
+      documentTerms("member")[0],
+    );
     // A 1:1 is a meeting.
     const related = (query: string) => queryTermGroups(query).flatMap((g) => g.related);
     expect(related("push my 1:1 with Tom to Friday")).toEqual(
