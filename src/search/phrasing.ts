@@ -168,8 +168,8 @@ export function thingWords(all: readonly string[]): Set<number> {
 
 /**
  * Hints from the shape of a query rather than its words: a `#channel`, an email address, setting
- * something to a value, a URL, coordinates, a file name, or a question (questions read; they rarely
- * create). Each adds a related-only concept.
+ * something to a value, a URL, asking what one belongs to, a 1:1, a time of day, coordinates, a file
+ * name, or a question (questions read; they rarely create). Each adds a related-only concept.
  */
 export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[] }[] = [
   // A #name is a chat channel; #42 is an issue or pull request number.
