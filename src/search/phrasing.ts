@@ -120,7 +120,17 @@ export const PHRASAL_VERBS: ReadonlyMap<string, readonly string[]> = new Map(
 );
 
 /** Meanings of verbs that read rather than act ("pull up", "look up"): they name no action. */
-export const READINGS: ReadonlySet<string> = new Set("get show search find view read list".split(" "));
+const READINGS: ReadonlySet<string> = new Set("get show search find view read list".split(" "));
+
+/** Whether a verb of these meanings asks for something to be done rather than read (TermGroup.acts). */
+export function doesSomething(meanings: readonly string[]): boolean {
+  return !meanings.some((m) => READINGS.has(m));
+}
+
+/** The verbs of PHRASAL_VERBS: a text's other words start none, and cost no lookup. */
+const PHRASAL_HEADS: ReadonlySet<string> = new Set(
+  [...PHRASAL_VERBS.keys()].map((k) => k.split(" ")[0] ?? ""),
+);
 
 /** Words a phrasal verb may hold between its verb and particle: "fire it off", "hand PROJ-88 over". */
 const MAX_PHRASAL_GAP = 2;
@@ -139,6 +149,7 @@ export interface PhrasalVerb {
 export function phrasalVerbs(all: readonly string[]): PhrasalVerb[] {
   const found: PhrasalVerb[] = [];
   for (const [verb, word] of all.entries()) {
+    if (!PHRASAL_HEADS.has(word)) continue;
     for (
       let particle = verb + 1;
       particle <= verb + 1 + MAX_PHRASAL_GAP && particle < all.length;

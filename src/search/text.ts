@@ -2,12 +2,12 @@
 import { stem } from "porter2";
 import { canonicalJson, sha256Hex } from "./hash";
 import {
+  doesSomething,
   LIGHT_VERBS,
   OBJECT_STARTERS,
   PHRASAL_VERBS,
   PLACING_VERBS,
   phrasalVerbs,
-  READINGS,
   SHAPE_HINTS,
   thingWords,
   VERB_SENSES,
@@ -386,7 +386,7 @@ export function queryTermGroups(text: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
-      if (verb && !senses.some((m) => READINGS.has(m))) group.acts = true;
+      if (verb && doesSomething(senses)) group.acts = true;
       if (THING_ABBREVIATIONS.has(word) || things.has(i)) group.thing = true;
       // A name that is a thing ("the Archive folder") stands for itself, not for what its word does.
       if (group.argument && group.noun) group.related = [];
@@ -406,7 +406,7 @@ export function queryTermGroups(text: string): TermGroup[] {
       (t) => !seen.has(t),
     );
     for (const t of terms) seen.add(t);
-    const acts = !meaning.some((m) => READINGS.has(m));
+    const acts = doesSomething(meaning);
     if (terms.length > 0) groups.push(acts ? { terms, related: [], acts } : { terms, related: [] });
   }
   // A related term stands in for a missing word; when the query has that word itself, the term
