@@ -1,7 +1,7 @@
 // How everyday requests phrase actions: nouns used as verbs before an object ("file a bug"), phrasal
 // verbs ("get rid of"), things spelled out ("pull requests"), and what a query's shape suggests (a
 // #channel, an email address). Read by queryTermGroups (text.ts); the word lists are related.ts's.
-import { THING_PHRASES } from "./synonyms";
+import { ACTION_WORDS, THING_PHRASES } from "./synonyms";
 
 /**
  * Words that are nouns in tool descriptions but verbs in requests: "file a bug", "book a room",
@@ -198,6 +198,15 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
   },
   // A 1:1 is a meeting.
   { pattern: /(^|\s)1:1s?\b/u, related: ["meeting"] },
+  // Just one thing to another, and no more: a conversion ("utc to pst", "usd to eur").
+  // ("upload to s3" says what it does).
+  {
+    pattern: new RegExp(
+      `^\\s*(?!(?:${[...ACTION_WORDS].join("|")})\\s)\\S+\\s+(?:to|into|->|\u2192)\\s+\\S+\\s*\\??\\s*$`,
+      "iu",
+    ),
+    related: ["convert"],
+  },
   // A time of day: "9am", "3:30 pm".
   { pattern: /\b\d{1,2}(:\d{2})?\s?(am|pm)\b/iu, related: ["time"] },
   // A latitude and longitude: "59.91, 10.75".

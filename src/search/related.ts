@@ -38,6 +38,7 @@ grab: get
 pull: get
 save: create write
 put: create upload
+push: upload
 store: create upload
 copy: create
 back: revert undo restore refund
@@ -397,6 +398,8 @@ plate: event list
 agenda: event list
 standup: meeting event
 huddle: meeting call
+video: meeting online
+conference: meeting online
 catchup: meeting event
 remind: schedule message
 reminder: schedule message

@@ -98,6 +98,20 @@ export const SYNONYMS: ReadonlyMap<string, string> = new Map(
   }),
 );
 
+/** The synonym groups that name actions (their heads). */
+const ACTION_HEADS = new Set(
+  "delete create get list search update send run stop cancel schedule deploy refund upload download notify".split(
+    " ",
+  ),
+);
+
+/** Every word of a synonym group that names an action: "erase", "make", "fetch", "upload", … */
+export const ACTION_WORDS: ReadonlySet<string> = new Set(
+  GROUPS.map((group) => group.split(" "))
+    .filter(([head]) => ACTION_HEADS.has(head as string))
+    .flat(),
+);
+
 export const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries(PHRASES).map(([word, phrase]) => [word, phrase.split(" ")]),
 );

@@ -178,12 +178,19 @@ function literalWords(query: string): Set<string> {
   const out = new Set<string>();
   for (const m of query.matchAll(LITERAL)) for (const w of words(m[2] ?? m[3] ?? "")) out.add(w);
   // A URL says what the request acts on, and its host may say where (github.com).
-  for (const token of query.split(/\s+/)) if (URL.test(token)) for (const w of words(token)) out.add(w);
+  // A scheme other than the web's names the service itself (s3://, gs://): a word like any other.
+  for (const token of query.split(/\s+/)) {
+    if (!URL.test(token)) continue;
+    const [scheme, ...rest] = words(token);
+    if (scheme !== undefined && WEB_SCHEME.test(scheme)) out.add(scheme);
+    for (const w of rest) out.add(w);
+  }
   return out;
 }
 
 /** A URL: a scheme (letters, digits, +, -, .) and "://": https://…, s3://bucket/key. */
 const URL = /^\p{L}[\p{L}\p{N}+.-]*:\/\//u;
+const WEB_SCHEME = /^(?:https?|ftp|file|wss?)$/;
 
 /**
  * Words of the query's identifiers: paths (owner/repo, feature/login, out/reports/2025) and email

@@ -76,6 +76,16 @@ describe("queryTermGroups", () => {
     expect(related("gh issue")).toContain("github");
     expect(related("pg slow queries")).toContain("postgr");
     expect(related("utc to pst")).toEqual(expect.arrayContaining(["time", "zone"]));
+    // One thing to another and nothing more is a conversion, unless its first word is an action.
+    expect(related("utc to pst")).toContain("convert");
+    expect(related("usd → eur")).toContain("convert");
+    expect(related("upload to s3")).not.toContain("convert");
+    expect(related("send the report to Bob")).not.toContain("convert");
+    // A video call is a meeting; pushing a file up is uploading it.
+    expect(related("get me a video call link")).toEqual(
+      expect.arrayContaining(documentTerms("meeting online")),
+    );
+    expect(related("push report.csv to the bucket")).toContain("upload");
     // Days and times ask about what happens then: events as much as forecasts.
     expect(related("anything on tomorrow?")).toEqual(expect.arrayContaining(["event", "forecast"]));
     expect(related("move my 1:1 to Friday")).toEqual(expect.arrayContaining(["event", "schedul"]));
@@ -228,12 +238,14 @@ describe("queryTermGroups", () => {
     expect(terms("list open PRs on acme/web")).toEqual(["list", "open", "pull", "request"]);
     expect(terms("make my own copy of facebook/react")).not.toContain("react");
     expect(terms("email the summary to dana@example.com")).toEqual(["send", "summari"]);
-    // A URL is a literal, whatever its scheme.
-    expect(
-      queryTermGroups("push it up to s3://reports/2024/")
+    // A URL's path is a literal; a scheme other than the web's names the service (s3://, gs://).
+    const weak = (query: string) =>
+      queryTermGroups(query)
         .filter((g) => g.weak)
-        .flatMap((g) => g.terms),
-    ).toEqual(["s3", "report", "2024"]);
+        .flatMap((g) => g.terms);
+    expect(weak("push it up to s3://reports/2024/")).toEqual(["report", "2024"]);
+    expect(terms("push it up to s3://reports/2024/")).toContain("s3");
+    expect(weak("fetch https://example.com/docs")).toEqual(expect.arrayContaining(["https", "exampl"]));
     // A query of identifiers alone is searched for them, as stand-ins.
     expect(queryTermGroups("acme/web")).toEqual([
       { terms: ["acm"], related: [], weak: true },
