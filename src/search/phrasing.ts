@@ -55,6 +55,13 @@ export const LIGHT_VERBS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * Set phrases that only pace a request and name nothing: "who's said yes so far?" asks nothing
+ * about distance, "by the way" nothing about routes. Dropped before a query is read.
+ */
+export const FILLER_PHRASES =
+  /\b(?:so far|thus far|as far as i know|by the way|at the moment|for the time being|in a bit|while you['\u2019]re at it)\b/giu;
+
+/**
  * Verbs of placing that, before "a" or "an", put something new somewhere: "drop a marker on the
  * dashboard", "leave a note on the ticket", "put an event on my calendar". The action is adding;
  * the verb's other senses ("drop the table", "leave the channel") do not apply.
@@ -143,13 +150,58 @@ export interface PhrasalVerb {
   meaning: readonly string[];
   /** The phrasal verb written closed, as one word: "setup" for "set up", "lookup" for "look it up". */
   closed: string;
+  /** Its verb is in a past form ("who's said yes", "the files we backed up"): a state, not a request. */
+  past: boolean;
 }
 
-/** The phrasal verbs of a text's words ("get rid", "fire it off"). */
+/** Past forms of the phrasal verbs' heads that no suffix rule reaches. */
+const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    got: "get",
+    gotten: "get",
+    said: "say",
+    woke: "wake",
+    woken: "wake",
+    spun: "spin",
+    shut: "shut",
+    tore: "tear",
+    torn: "tear",
+    wrote: "write",
+    written: "write",
+    sent: "send",
+    brought: "bring",
+    found: "find",
+    dug: "dig",
+    went: "go",
+    gone: "go",
+    showed: "show",
+    shown: "show",
+  }),
+);
+
+/**
+ * The phrasal verb head a word is a form of: itself, an irregular past ("said", "woke"), or the
+ * head with -s, -es, -ed, -d, -ing, or a doubled consonant before -ed/-ing ("handed", "spinning").
+ */
+function phrasalHead(word: string): { head: string; past: boolean } | undefined {
+  const irregular = IRREGULAR_PAST.get(word);
+  if (irregular !== undefined && PHRASAL_HEADS.has(irregular)) return { head: irregular, past: true };
+  if (PHRASAL_HEADS.has(word)) return { head: word, past: false };
+  const m = /^(.{2,}?)(es|s|ed|d|ing)$/.exec(word);
+  if (m === null) return undefined;
+  const stem = m[1] as string;
+  const past = m[2] === "ed" || m[2] === "d";
+  for (const head of [stem, `${stem}e`, stem.slice(0, -1)])
+    if (PHRASAL_HEADS.has(head) && (head !== stem.slice(0, -1) || /(.)\1$/.test(stem))) return { head, past };
+  return undefined;
+}
+
+/** The phrasal verbs of a text's words ("get rid", "fire it off", "handed it over"). */
 export function phrasalVerbs(all: readonly string[]): PhrasalVerb[] {
   const found: PhrasalVerb[] = [];
-  for (const [verb, word] of all.entries()) {
-    if (!PHRASAL_HEADS.has(word)) continue;
+  for (const [verb, form] of all.entries()) {
+    const { head: word, past } = phrasalHead(form) ?? {};
+    if (word === undefined) continue;
     for (
       let particle = verb + 1;
       particle <= verb + 1 + MAX_PHRASAL_GAP && particle < all.length;
@@ -157,7 +209,7 @@ export function phrasalVerbs(all: readonly string[]): PhrasalVerb[] {
     ) {
       const meaning = PHRASAL_VERBS.get(`${word} ${all[particle]}`);
       if (meaning) {
-        found.push({ verb, particle, meaning, closed: `${word}${all[particle]}` });
+        found.push({ verb, particle, meaning, closed: `${word}${all[particle]}`, past: past === true });
         break;
       }
     }
@@ -206,6 +258,11 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
       "iu",
     ),
     related: ["convert"],
+  },
+  // An amount of money: "$49", "€12.50", "300 USD".
+  {
+    pattern: /(?:[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:usd|eur|gbp|jpy|dollars?|euros?|bucks)\b)/iu,
+    related: ["amount"],
   },
   // A time of day: "9am", "3:30 pm".
   { pattern: /\b\d{1,2}(:\d{2})?\s?(am|pm)\b/iu, related: ["time"] },

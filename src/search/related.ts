@@ -36,7 +36,7 @@ archive: delete
 clean: delete
 grab: get
 pull: get
-save: create write
+save: create write commit
 put: create upload
 push: upload
 store: create upload
@@ -380,6 +380,7 @@ bump: update increase
 raise: update increase
 lower: update decrease
 marker: event annotation
+mark: update set
 annotate: event
 package: build image
 containerize: build image

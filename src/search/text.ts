@@ -3,6 +3,7 @@ import { stem } from "porter2";
 import { canonicalJson, sha256Hex } from "./hash";
 import {
   doesSomething,
+  FILLER_PHRASES,
   LIGHT_VERBS,
   OBJECT_STARTERS,
   PHRASAL_VERBS,
@@ -63,7 +64,7 @@ function canonical(word: string): string[] {
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own).
  */
-const NORMALIZER_REVISION = 4;
+const NORMALIZER_REVISION = 5;
 let textVersion: string | undefined;
 
 /**
@@ -347,7 +348,7 @@ const DISCOURSE_MARKER = new RegExp(`^\\s*(?:${MARKER}[\\s,;:]+)*${MARKER}\\s*[,
  * @example queryTermGroups("open a bug") // [{terms:["open", "creat"], related:[]}, {terms:["issu"], related:[], noun: true}]
  */
 export function queryTermGroups(text: string): TermGroup[] {
-  const query = text.replace(DISCOURSE_MARKER, "");
+  const query = text.replace(DISCOURSE_MARKER, "").replace(FILLER_PHRASES, " ");
   const seen = new Set<string>();
   const groups: TermGroup[] = [];
   const cut = requestStart(query);
@@ -408,13 +409,15 @@ export function queryTermGroups(text: string): TermGroup[] {
   }
   // A phrasal verb is one concept, the action it means; its words make none of their own.
   // Its closed form ("setup") comes first: learned text and documents may say the phrase itself.
-  for (const { closed, meaning } of phrasal) {
+  for (const { closed, meaning, past } of phrasal) {
     const terms = [...new Set([...canonical(closed), ...meaning.flatMap(canonical)])].filter(
       (t) => !seen.has(t),
     );
     for (const t of terms) seen.add(t);
-    const acts = doesSomething(meaning);
-    if (terms.length > 0) groups.push(acts ? { terms, related: [], acts } : { terms, related: [] });
+    if (terms.length === 0) continue;
+    // In a past form it describes a state, as a past participle does ("who's said yes so far?").
+    if (past) groups.push({ terms, related: [], weak: true, state: true });
+    else groups.push(doesSomething(meaning) ? { terms, related: [], acts: true } : { terms, related: [] });
   }
   // A related term stands in for a missing word; when the query has that word itself, the term
   // belongs to that word's concept only (no double credit).

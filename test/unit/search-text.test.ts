@@ -86,6 +86,12 @@ describe("queryTermGroups", () => {
       expect.arrayContaining(documentTerms("meeting online")),
     );
     expect(related("push report.csv to the bucket")).toContain("upload");
+    // Saving work is committing it; marking something is setting it; money is an amount.
+    expect(related("save my work in git")).toContain("commit");
+    expect(related("mark it closed won")).toEqual(expect.arrayContaining(documentTerms("update set")));
+    for (const q of ["charge her $49", "refund €12.50", "send 300 USD to Ana"])
+      expect(related(q)).toContain(documentTerms("amount")[0]);
+    expect(related("top 49 users")).not.toContain(documentTerms("amount")[0]);
     // Days and times ask about what happens then: events as much as forecasts.
     expect(related("anything on tomorrow?")).toEqual(expect.arrayContaining(["event", "forecast"]));
     expect(related("move my 1:1 to Friday")).toEqual(expect.arrayContaining(["event", "schedul"]));
@@ -179,6 +185,24 @@ describe("queryTermGroups", () => {
     expect(
       queryTermGroups("pull up the Q3 numbers").find((g) => g.terms.includes("get"))?.acts,
     ).toBeUndefined();
+    // Any form of its verb: -s, -ing, a doubled consonant, …
+    action("she hands it over to Mei", ["handov", "assign"]);
+    action("spinning up a redis", ["spinup", "creat", "run"]);
+    action("getting rid of the lock file", ["getrid", "delet"]);
+    // … and in a past form it describes a state, as a past participle does.
+    const state = (query: string, terms: string[]) =>
+      expect(queryTermGroups(query)).toContainEqual({ terms, related: [], weak: true, state: true });
+    state("who's said yes so far?", ["sayy", "accept", "respond"]);
+    state("the files we backed up last night", ["backup", "copi"]);
+    state("who woke up the on-call", ["wakeup", "page", "incid"]);
+    action("shutting down the old server", ["shutdown", "stop", "delet"]);
+  });
+
+  it("drops set phrases that name nothing: so far, by the way", () => {
+    const said = (query: string) => queryTermGroups(query).flatMap((g) => [...g.terms, ...g.related]);
+    expect(said("who's accepted so far?")).not.toEqual(expect.arrayContaining(documentTerms("far")));
+    expect(said("by the way, list my repos")).not.toContain(documentTerms("way")[0]);
+    expect(said("how far is the airport")).toEqual(expect.arrayContaining(documentTerms("far")));
   });
 
   it("reads a phrasal verb written closed as the same phrasal verb: setup, set up", () => {
