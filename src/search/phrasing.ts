@@ -237,6 +237,8 @@ export function thingWords(all: readonly string[]): Set<number> {
 export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[] }[] = [
   // A #name is a chat channel; #42 is an issue or pull request number.
   { pattern: /(^|\s)#\p{L}[\p{L}\p{N}_-]*/u, related: ["channel", "message"] },
+  // A terse reference to one numbered thing asks to see it: "gh issue #42", "PR #17?".
+  { pattern: /^\s*(?:\S+\s+){0,2}#\d+[?!.]?\s*$/u, related: ["get"] },
   { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/u, related: ["email"] },
   // Setting something to a value: "move ENG-142 to In Review", "bump the priority to High".
   { pattern: /^(?!.*\bfrom\b).*\bto\s+(?:\p{Lu}\p{Ll}|\d|['"])/u, related: ["update", "set"] },

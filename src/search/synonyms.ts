@@ -20,7 +20,7 @@ export const QUERY_STOPWORDS = new Set(
   (
     "please pls want wanna need needs needed like help tool tools able way something thing things someone " +
     "how whats hey hi thanks thank kindly us going gonna try trying quick quickly currently current now " +
-    "today right actually really using use used still already here"
+    "today right actually really using use used still already here got gotten"
   ).split(" "),
 );
 

@@ -64,7 +64,7 @@ function canonical(word: string): string[] {
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own).
  */
-const NORMALIZER_REVISION = 5;
+const NORMALIZER_REVISION = 6;
 let textVersion: string | undefined;
 
 /**
@@ -96,9 +96,19 @@ export function documentTerms(text: string): string[] {
     if (STOPWORDS.has(word)) continue;
     out.push(...canonical(word));
   }
-  for (const { closed } of phrasalVerbs(all)) out.push(...canonical(closed));
+  for (const { closed, verb } of phrasalVerbs(all))
+    if (!NEGATORS.has(all[verb - 1] ?? "") && !NEGATORS.has(all[verb - 2] ?? ""))
+      out.push(...canonical(closed));
   return out;
 }
+
+/**
+ * Words that deny the verb after them ("don't pull it down", "without tearing down"): a document
+ * that says so does not do it, so it gets no closed form ("pulldown") to be found by.
+ */
+const NEGATORS = new Set(
+  "not never without don doesn didn won isn aren wasn weren shouldn mustn cannot couldn no".split(" "),
+);
 
 /** Document text as stored in an FTS column: normalized terms joined by spaces. */
 export function indexText(text: string): string {

@@ -149,6 +149,9 @@ describe("queryTermGroups", () => {
     );
     // #42 is an issue or pull request number, not a channel.
     expect(queryTermGroups("gh issue #42").flatMap((g) => g.related)).not.toContain("channel");
+    // A terse reference to one numbered thing asks to see it; a request about one says what it does.
+    expect(queryTermGroups("gh issue #42").flatMap((g) => g.related)).toContain("get");
+    expect(queryTermGroups("comment on GitHub issue #512").flatMap((g) => g.related)).not.toContain("get");
   });
 
   it("reads a noun-or-verb word before an object as the action: file a bug, book a room", () => {
@@ -198,8 +201,9 @@ describe("queryTermGroups", () => {
     action("shutting down the old server", ["shutdown", "stop", "delet"]);
   });
 
-  it("drops set phrases that name nothing: so far, by the way", () => {
+  it("drops set phrases that name nothing: so far, by the way; and 'got'", () => {
     const said = (query: string) => queryTermGroups(query).flatMap((g) => [...g.terms, ...g.related]);
+    expect(said("got the event id, who accepted?")).not.toContain("got");
     expect(said("who's accepted so far?")).not.toEqual(expect.arrayContaining(documentTerms("far")));
     expect(said("by the way, list my repos")).not.toContain(documentTerms("way")[0]);
     expect(said("how far is the airport")).toEqual(expect.arrayContaining(documentTerms("far")));
@@ -213,6 +217,10 @@ describe("queryTermGroups", () => {
       expect.arrayContaining(closed),
     );
     expect(documentTerms("sign up")).toEqual(expect.arrayContaining(documentTerms("signup")));
+    // A document that denies the verb does not do it: no closed form to be found by.
+    for (const text of ["how big is it? don't pull it down", "Returns metadata without pulling it down"])
+      expect(documentTerms(text)).not.toContain(documentTerms("pulldown")[0]);
+    expect(documentTerms("you can set up alerts")).toContain(documentTerms("setup")[0]);
   });
 
   it("lets quoted text, #names, light verbs and participles match only as stand-ins", () => {
