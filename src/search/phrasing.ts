@@ -237,6 +237,11 @@ export function thingWords(all: readonly string[]): Set<number> {
 export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[] }[] = [
   // A #name is a chat channel; #42 is an issue or pull request number.
   { pattern: /(^|\s)#\p{L}[\p{L}\p{N}_-]*/u, related: ["channel", "message"] },
+  // Adding people (names, @handles) to a channel is inviting them: "add Bob and Carla to #launch".
+  {
+    pattern: /\b[Aa]dd\s+(?:(?:\p{Lu}[\p{L}'-]*|@[\w.-]+)(?:,?\s+(?:and\s+)?)?)+to\s+#\p{L}/u,
+    related: ["invite", "member"],
+  },
   // A terse reference to one numbered thing asks to see it: "gh issue #42", "PR #17?".
   { pattern: /^\s*(?:\S+\s+){0,2}#\d+[?!.]?\s*$/u, related: ["get"] },
   { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/u, related: ["email"] },

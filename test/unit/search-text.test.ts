@@ -149,6 +149,14 @@ describe("queryTermGroups", () => {
     );
     // #42 is an issue or pull request number, not a channel.
     expect(queryTermGroups("gh issue #42").flatMap((g) => g.related)).not.toContain("channel");
+    // Adding people to a channel invites them; adding a thing to one does not.
+    const invites = (query: string) =>
+      queryTermGroups(query)
+        .flatMap((g) => g.related)
+        .includes("invit");
+    expect(invites("add Bob and Carla to #launch")).toBe(true);
+    expect(invites("add @bob, @carla to #launch")).toBe(true);
+    expect(invites("add the report to #launch")).toBe(false);
     // A terse reference to one numbered thing asks to see it; a request about one says what it does.
     expect(queryTermGroups("gh issue #42").flatMap((g) => g.related)).toContain("get");
     expect(queryTermGroups("comment on GitHub issue #512").flatMap((g) => g.related)).not.toContain("get");
