@@ -154,7 +154,10 @@ export interface PhrasalVerb {
   past: boolean;
 }
 
-/** Past forms of the phrasal verbs' heads that no suffix rule reaches. */
+/**
+ * Past forms of the phrasal verbs' heads that no suffix rule reaches. Forms that are also the
+ * present ("shut", "set", "put") are not here: a request says them in the present.
+ */
 const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
   Object.entries({
     got: "get",
@@ -163,7 +166,6 @@ const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
     woke: "wake",
     woken: "wake",
     spun: "spin",
-    shut: "shut",
     tore: "tear",
     torn: "tear",
     wrote: "write",
@@ -174,7 +176,6 @@ const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
     dug: "dig",
     went: "go",
     gone: "go",
-    showed: "show",
     shown: "show",
   }),
 );
@@ -257,8 +258,8 @@ export const SHAPE_HINTS: readonly { pattern: RegExp; related: readonly string[]
   },
   // A 1:1 is a meeting.
   { pattern: /(^|\s)1:1s?\b/u, related: ["meeting"] },
-  // Just one thing to another, and no more: a conversion ("utc to pst", "usd to eur").
-  // ("upload to s3" says what it does).
+  // Just one thing to another, and no more: a conversion ("utc to pst", "usd to eur"); not when
+  // the first word is an action ("upload to s3" says what it does).
   {
     pattern: new RegExp(
       `^\\s*(?!(?:${[...ACTION_WORDS].join("|")})\\s)\\S+\\s+(?:to|into|->|\u2192)\\s+\\S+\\s*\\??\\s*$`,
