@@ -280,8 +280,8 @@ try {
   await bench.op(session, "catalog_sync", { tools: catalog });
   const sections: string[] = [];
   const everything: Outcome[] = [];
-  // The second set's cold outcomes, which the learning evaluation's control must equal.
-  let everydayOutcomes: Outcome[] = [];
+  // The second set's outcomes (cold), which the learning evaluation's control must equal.
+  let secondCold: Outcome[] = [];
   for (const [i, set] of sets.entries()) {
     const search = (query: string) => bench.op<SearchOutput>(session, "tool_search", { query, limit: 10 });
     const { outcomes, misses } = await run(search, set.queries);
@@ -289,7 +289,7 @@ try {
     const all = summarize(outcomes);
     const heading = `tool_search (fts) on ${catalog.length} tools, ${set.queries.length} queries (${set.file})`;
     // The first set is the learning evaluation's history, the second its test (cold here).
-    if (i === 1) everydayOutcomes = outcomes;
+    if (i === 1) secondCold = outcomes;
     const targets =
       i === 0
         ? `targets (first set): Recall@5 >= 0.95, MRR >= 0.85 (${all.r5.toFixed(4)}, ${all.mrr.toFixed(4)}) -> ${all.r5 >= 0.95 && all.mrr >= 0.85 ? "met" : "NOT met"}`
@@ -313,7 +313,7 @@ try {
   }
   const [history, test] = sets;
   if (history && test) {
-    const learned = await learningEvaluation(history.queries, test.queries, everydayOutcomes);
+    const learned = await learningEvaluation(history.queries, test.queries, secondCold);
     console.log(`\n${learned.heading}\n\n${learned.table}\n\n${learned.targets}\n`);
     sections.push(`### ${learned.heading}\n\n${learned.table}\n\n${learned.targets}\n`);
   }
