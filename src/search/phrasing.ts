@@ -1,6 +1,7 @@
 // How everyday requests phrase actions: nouns used as verbs before an object ("file a bug"), phrasal
 // verbs ("get rid of"), things spelled out ("pull requests"), and what a query's shape suggests (a
 // #channel, an email address). Read by queryTermGroups (text.ts); the word lists are related.ts's.
+import { stem } from "porter2";
 import { ACTION_WORDS, THING_PHRASES } from "./synonyms";
 
 /**
@@ -180,21 +181,28 @@ const IRREGULAR_PAST: ReadonlyMap<string, string> = new Map(
   }),
 );
 
+/** The phrasal verbs' heads by their stems: a regular form stems as its head ("handed", "spinning"). */
+const HEADS_BY_STEM: ReadonlyMap<string, string> = new Map(
+  [...PHRASAL_HEADS].map((head) => [stem(head), head]),
+);
+
 /**
- * The phrasal verb head a word is a form of: itself, an irregular past ("said", "woke"), or the
- * head with -s, -es, -ed, -d, -ing, or a doubled consonant before -ed/-ing ("handed", "spinning").
+ * How the heads' forms begin ("wri" of writing, "go" of going): every document word comes through
+ * here, and the others are not stemmed a second time.
+ */
+const HEAD_STARTS: ReadonlySet<string> = new Set([...PHRASAL_HEADS].map((head) => head.slice(0, 3)));
+
+/**
+ * The phrasal verb head a word is a form of: itself, an irregular past ("said", "woke"), or a word
+ * that stems as a head does ("hands", "spinning"; "handed" is a past form).
  */
 function phrasalHead(word: string): { head: string; past: boolean } | undefined {
   const irregular = IRREGULAR_PAST.get(word);
   if (irregular !== undefined && PHRASAL_HEADS.has(irregular)) return { head: irregular, past: true };
   if (PHRASAL_HEADS.has(word)) return { head: word, past: false };
-  const m = /^(.{2,}?)(es|s|ed|d|ing)$/.exec(word);
-  if (m === null) return undefined;
-  const stem = m[1] as string;
-  const past = m[2] === "ed" || m[2] === "d";
-  for (const head of [stem, `${stem}e`, stem.slice(0, -1)])
-    if (PHRASAL_HEADS.has(head) && (head !== stem.slice(0, -1) || /(.)\1$/.test(stem))) return { head, past };
-  return undefined;
+  if (!HEAD_STARTS.has(word.slice(0, 3)) && !HEAD_STARTS.has(word.slice(0, 2))) return undefined;
+  const head = HEADS_BY_STEM.get(stem(word));
+  return head === undefined ? undefined : { head, past: word.endsWith("ed") };
 }
 
 /** The phrasal verbs of a text's words ("get rid", "fire it off", "handed it over"). */

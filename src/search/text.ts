@@ -64,7 +64,7 @@ function canonical(word: string): string[] {
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own).
  */
-const NORMALIZER_REVISION = 6;
+const NORMALIZER_REVISION = 7;
 let textVersion: string | undefined;
 
 /**

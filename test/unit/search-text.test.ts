@@ -200,6 +200,7 @@ describe("queryTermGroups", () => {
     action("she hands it over to Mei", ["handov", "assign"]);
     action("spinning up a redis", ["spinup", "creat", "run"]);
     action("getting rid of the lock file", ["getrid", "delet"]);
+    action("scaling up the api", ["scaleup", "scale", "replica"]);
     // … and in a past form it describes a state, as a past participle does.
     const state = (query: string, terms: string[]) =>
       expect(queryTermGroups(query)).toContainEqual({ terms, related: [], weak: true, state: true });
