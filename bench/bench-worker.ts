@@ -1,4 +1,5 @@
 // The worker as deployed plus bench-only object methods that time operations in-object.
+import { learnedTerms } from "../src/learning/vocabulary";
 import { OPERATIONS_BY_NAME } from "../src/ops/registry";
 import { type OpResult, SessionObject } from "../src/session-object";
 
@@ -19,13 +20,19 @@ export class BenchSession extends SessionObject {
   }
 
   /**
-   * Puts learned text in the index as a refresh from the tenant's learning object would, then
+   * Puts learned terms in the index as a refresh from the tenant's learning object would — the
+   * ordinary words of each text, each supported past every threshold (the heaviest case) — then
    * tidies the index as the session does right after that request's response.
    */
   async learn(json: string): Promise<number> {
-    const tools = JSON.parse(json) as { tool: string; text: string }[];
+    const texts = JSON.parse(json) as { tool: string; text: string }[];
+    const tools = texts.map(({ tool, text }) => ({
+      tool,
+      terms: learnedTerms(text, () => false).map((term) => ({ term, support: 1000 })),
+    }));
+    const { enabled: _, ...thresholds } = this.config.get().learning;
     const changed = this.ctx.storage.transactionSync(() =>
-      this.learning.apply(1, tools, this.catalog.ids(), Date.now()),
+      this.learning.apply(1, tools, this.catalog.ids(), thresholds, Date.now()),
     );
     this.learnedChanged(changed);
     this.ctx.storage.transactionSync(() => this.catalog.tidyIndex());

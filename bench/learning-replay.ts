@@ -31,7 +31,8 @@ export async function startReplay(): Promise<Replay> {
     bindings: { TROVE_API_KEYS: `${KEYS.learned},${KEYS.control}` },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.resume();
-      stderr.resume();
+      if (process.env.DEBUG_REPLAY) stderr.pipe(process.stderr); else stderr.resume();
+      if (process.env.DEBUG_REPLAY) stdout.pipe(process.stdout);
     },
   });
   await mf.ready;

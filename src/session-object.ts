@@ -12,7 +12,7 @@ import { renormalizeSession } from "./session/index-text";
 
 export type { OpResult, SessionAddress };
 
-import { type LearnedPair, SessionLearning } from "./learning/session-learning";
+import { type LearnedUse, SessionLearning } from "./learning/session-learning";
 import { reconcileBroughtTools } from "./ops/brought-tools";
 import { modelToolNames } from "./ops/builtins";
 import type { OpContext } from "./ops/operation";
@@ -67,7 +67,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.events = new EventLog(this.sql, () => this.#address);
     this.skills = new SkillStore(this.sql);
     this.attachments = new AttachmentStore(this.sql);
-    this.learning = new SessionLearning(this.sql, this.events);
+    this.learning = new SessionLearning(this.sql, this.events, (word) => this.catalog.knows(word));
     this.published = new SessionCatalog(this.sql);
     this.#lifetime = new Lifetime({
       sql: this.sql,
@@ -192,18 +192,19 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
    * failed call leaves the ranking as it was and is tried again later.
    */
   private async refreshLearned(now: number): Promise<void> {
-    if (!this.config.get().learning.enabled) {
+    const { enabled, ...thresholds } = this.config.get().learning;
+    if (!enabled) {
       this.learnedChanged(this.ctx.storage.transactionSync(() => this.learning.clear()));
       return;
     }
     const stub = this.learningStub();
-    if (!stub || !this.learning.stale(now)) return;
+    if (!stub || !this.learning.stale(now, thresholds)) return;
     this.learning.retryLater(now);
     try {
       const changes = await withTimeout(stub.changedSince(this.learning.version), LEARNING_WAIT_MS);
       this.learnedChanged(
         this.ctx.storage.transactionSync(() =>
-          this.learning.apply(changes.version, changes.tools, this.catalog.ids(), now),
+          this.learning.apply(changes.version, changes.tools, this.catalog.ids(), thresholds, now),
         ),
       );
     } catch (err) {
@@ -254,14 +255,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     if (!stub || !this.#ready) return;
     const fresh = this.learning.take();
     const stored = this.#outbox
-      ? this.sql.all<LearnedPair & { id: number }>(
-          `SELECT id, query, tool, at FROM trove_learning_outbox ORDER BY id LIMIT 200`,
+      ? this.sql.all<{ id: number; use: string }>(
+          `SELECT id, use FROM trove_learning_outbox ORDER BY id LIMIT 200`,
         )
       : [];
-    const pairs = [...stored.map(({ query, tool, at }) => ({ query, tool, at })), ...fresh];
-    if (pairs.length === 0) return;
+    const uses = [...stored.map((row) => JSON.parse(row.use) as LearnedUse), ...fresh];
+    if (uses.length === 0) return;
     try {
-      await stub.record(this.#address.sid, pairs);
+      await stub.record({ session: this.#address.sid, user: this.config.get().user }, uses);
       if (stored.length > 0) {
         const last = stored.at(-1)?.id ?? 0;
         this.ctx.storage.transactionSync(() =>
@@ -270,17 +271,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.#outbox = this.sql.one(`SELECT 1 AS x FROM trove_learning_outbox LIMIT 1`) !== undefined;
       }
     } catch (err) {
-      console.error(JSON.stringify({ msg: "learning send failed", error: String(err), pairs: pairs.length }));
+      console.error(JSON.stringify({ msg: "learning send failed", error: String(err), uses: uses.length }));
       if (fresh.length === 0) return;
       this.ctx.storage.transactionSync(() => {
-        for (const p of fresh) {
-          this.sql.run(
-            `INSERT INTO trove_learning_outbox (query, tool, at) VALUES (?, ?, ?)`,
-            p.query,
-            p.tool,
-            p.at,
-          );
-        }
+        for (const use of fresh)
+          this.sql.run(`INSERT INTO trove_learning_outbox (use) VALUES (?)`, JSON.stringify(use));
       });
       this.#outbox = true;
     }
@@ -347,7 +342,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       published: () => this.published.held(),
       learning: {
         observeUse: (tool, at) => {
-          if (this.config.get().learning.enabled && this.env.LEARNING) this.learning.observeUse(tool, at);
+          if (this.learns()) this.learning.observeUse(tool, at);
+        },
+        noteRequest: (query, at) => {
+          if (this.learns()) this.learning.noteRequest(query, at);
+        },
+        noteActivation: (tool, at) => {
+          if (this.learns()) this.learning.noteActivation(tool, at);
         },
         catalogChanged: () => this.learning.catalogChanged(),
       },
@@ -355,6 +356,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.#eraseRequested = true;
       },
     };
+  }
+
+  /** Whether this session teaches its tenant: learning on, and a learning object bound. */
+  private learns(): boolean {
+    return this.config.get().learning.enabled && this.env.LEARNING !== undefined;
   }
 
   /**

@@ -345,6 +345,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `INSERT INTO trove_skills_fts (trove_skills_fts) VALUES ('rebuild')`,
     ],
   },
+  {
+    version: 9,
+    name: "learning keeps words, not queries; per-column term counts of the tools' index",
+    statements: [
+      // Which fields hold a term: a learned word another tool's own text uses needs more support
+      // (src/learning/session-learning.ts). A virtual table over the index: it stores nothing.
+      `CREATE VIRTUAL TABLE trove_tools_vocab_col USING fts5vocab(trove_tools_fts, 'col')`,
+      // Uses the tenant's learning object has not acknowledged yet, as the terms they teach (issue
+      // 27): queued raw queries are dropped, never sent.
+      `DROP TABLE trove_learning_outbox`,
+      `CREATE TABLE trove_learning_outbox (
+        id INTEGER PRIMARY KEY,
+        use TEXT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** Applies every migration newer than the stored version, each in its own transaction step. */

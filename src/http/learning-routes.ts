@@ -7,28 +7,34 @@ import { TOOL_NAME } from "../tools/tool-record";
 import type { TenantRoute } from "./tenant-route";
 
 const LearningState = z.object({
-  pairs: z.number().int().describe("(query → tool) pairs held, after caps, redaction and expiry"),
-  merged: z.number().int().describe("Pairs merged so far (poll it to wait for a session's pairs)"),
-  tools: z.number().int().describe("Tools with learned text"),
-  sessions: z.number().int().describe("Sessions that contributed"),
-  version: z.number().int().describe("Increases with every merge that changed a tool's text"),
-  last_merge_at: z.string().nullable().describe("When pairs were last merged (ISO 8601)"),
+  rows: z.number().int().describe("Rows held, one per (tool, term, source), after caps and expiry"),
+  merged: z.number().int().describe("Uses merged so far (poll it to wait for a session's uses)"),
+  tools: z.number().int().describe("Tools with learned terms"),
+  sources: z
+    .number()
+    .int()
+    .describe("Distinct sources behind the rows: end users, or sessions that named none"),
+  version: z.number().int().describe("Increases with every merge that changed what sessions index"),
+  last_merge_at: z.string().nullable().describe("When uses were last merged (ISO 8601)"),
 });
 
 const LearnedTool = z.object({
   tool: z.string(),
-  text: z.string().describe("What sessions index for the tool (empty when nothing was learned)"),
-  queries: z.array(
-    z.object({
-      query: z.string().describe("As stored: personal data redacted"),
-      weight: z.number().describe("Evidence, decayed with a 30-day half-life"),
-      sessions: z.number().int(),
-      last_at: z.string(),
-    }),
-  ),
+  terms: z
+    .array(
+      z.object({
+        term: z.string().describe("An ordinary word (or a word of the tenant's catalog); never text"),
+        support: z
+          .number()
+          .describe("Distinct sources that taught it, each weighing at most 1, decayed with a 30-day half-life"),
+        sources: z.number().int().describe("Sources behind it"),
+        last_at: z.string().describe("When it was last taught (ISO 8601)"),
+      }),
+    )
+    .describe("Everything learning stores for the tool, best supported first (empty when nothing)"),
 });
 
-const Forgotten = z.object({ forgotten_pairs: z.number().int() });
+const Forgotten = z.object({ forgotten: z.number().int().describe("Rows deleted") });
 
 const TOOL_PARAM = { description: "A tool name", pattern: TOOL_NAME, what: "a tool name" };
 
@@ -41,7 +47,7 @@ export const LEARNING_ROUTES: readonly TenantRoute[] = [
     method: "GET",
     tag: "learning",
     path: "/v1/learning",
-    summary: "What the tenant's sessions taught its ranking: pairs, tools with learned text, last merge",
+    summary: "What the tenant's sessions taught its ranking: rows, tools with learned terms, last merge",
     output: LearningState,
     errors: [],
     handle: ({ env, tenant }) => learning(env, tenant).state(),
@@ -54,19 +60,19 @@ export const LEARNING_ROUTES: readonly TenantRoute[] = [
     summary: "Forget everything the tenant learned",
     output: Forgotten,
     errors: [],
-    handle: async ({ env, tenant }) => ({ forgotten_pairs: await learning(env, tenant).forget(null) }),
+    handle: async ({ env, tenant }) => ({ forgotten: await learning(env, tenant).forget(null) }),
   },
   {
     name: "learning_tool_get",
     method: "GET",
     tag: "learning",
     path: "/v1/learning/tools/{name}",
-    summary: "What was learned for one tool: its learned text and the queries behind it",
+    summary: "Everything learning stores for one tool: its terms, their support and sources",
     output: LearnedTool,
     param: TOOL_PARAM,
     errors: ["invalid_input"],
     handle: async ({ env, tenant, name }) =>
-      (await learning(env, tenant).tool(name)) ?? { tool: name, text: "", queries: [] },
+      (await learning(env, tenant).tool(name)) ?? { tool: name, terms: [] },
   },
   {
     name: "learning_tool_forget",
@@ -77,6 +83,6 @@ export const LEARNING_ROUTES: readonly TenantRoute[] = [
     output: Forgotten,
     param: TOOL_PARAM,
     errors: ["invalid_input"],
-    handle: async ({ env, tenant, name }) => ({ forgotten_pairs: await learning(env, tenant).forget(name) }),
+    handle: async ({ env, tenant, name }) => ({ forgotten: await learning(env, tenant).forget(name) }),
   },
 ];

@@ -1,252 +1,347 @@
-// What a tenant learned from use: (query → tool) pairs from all its sessions, merged into one text
-// per tool that sessions index as a search field of its own (src/learning/session-learning.ts).
+// What a tenant learned from use (issue 27): for each tool, the ordinary words people used when they
+// went on to use it, with how many independent sources taught each word. Sessions index the words
+// whose support passes their thresholds (src/learning/session-learning.ts).
 //
-// Each pair is evidence that a person or model asked for something in these words and then used
-// the tool. Evidence decays (half-life LEARNING.halfLifeDays) and is dropped when too old; one
-// session counts at most LEARNING.perSessionPerTool queries per tool and LEARNING.perSession in
-// all, so no single conversation can steer a tenant's ranking. Queries are redacted of personal
-// data before they are stored.
+// Stored is vocabulary, never text: a term is a word learnedTerms (./vocabulary.ts) let through, a
+// source is a salted hash of an end user (when the host names one) or else of a session. Each
+// (tool, term, source) is one row, so a source adds at most its weight (≤ 1) to a term's support:
+// weight grows with distinct support, not with repetition. A source counts at most
+// LEARNING.usesPerSourcePerTool uses of a tool and LEARNING.usesPerSource in all. Evidence decays
+// (half-life LEARNING.halfLifeDays) and is dropped when too old; a tool keeps at most
+// LEARNING.rowsPerTool rows, and when over, the least supported terms go first — a burst of new
+// evidence cannot push out well-supported terms.
 import type { Sql } from "../db/sql";
-import { bareToken, isName } from "../search/text";
-import { redactPii } from "../skills/pii";
+import { sha256Hex } from "../search/hash";
+import { learnedTerms, TERM } from "./vocabulary";
 
+/** Every bound of the tenant's store, with the reason for its value (docs/search.md#learning-from-use). */
 export const LEARNING = {
-  /** Evidence loses half its weight in this many days. */
+  /** Evidence loses half its weight in this many days: a month keeps up with a changing catalog. */
   halfLifeDays: 30,
-  /** Pairs older than this are forgotten. */
+  /** Evidence older than this is deleted: past six half-lives it weighs under 2 %. */
   maxAgeDays: 180,
-  /** Distinct queries one session may teach for one tool. */
-  perSessionPerTool: 3,
-  /** Pairs one session may teach in all. */
-  perSession: 60,
-  /** Distinct queries that make up a tool's learned text, heaviest first. */
-  queriesPerTool: 24,
-  /** Characters of one query kept. */
-  maxQueryChars: 200,
+  /** Uses of one tool one source (user or session) may teach: a conversation repeats itself. */
+  usesPerSourcePerTool: 3,
+  /** Uses one source may teach in all (each term counts once per source anyway): bounds its rows. */
+  usesPerSource: 200,
+  /** Rows (term × source) kept per tool: storage stays bounded whatever the traffic. */
+  rowsPerTool: 400,
+  /** Rows kept for the whole tenant: 100 tools at their bound, 20 MB at most. */
+  rows: 40_000,
+  /** Terms per tool sent to sessions, best supported first: more never changes a ranking. */
+  termsServed: 32,
 } as const;
 
 const DAY = 86_400_000;
 
-export interface LearnedPair {
-  query: string;
+/** One use of a tool, as a session reports it: the terms it teaches and how strongly. */
+export interface LearnedUse {
   tool: string;
   /** When the tool was used (ms since the epoch). */
   at: number;
+  /** Each term once, with its weight: 1 for the search the tool came from, less for other words. */
+  terms: readonly (readonly [term: string, weight: number])[];
+}
+
+/** Who taught: the session, and the end user when the host names one (SessionConfig.user). */
+export interface LearningSource {
+  session: string;
+  user: string | null;
+}
+
+/** A tool's learned terms as sessions receive them, best supported first. */
+export interface ServedTool {
+  tool: string;
+  terms: { term: string; support: number }[];
 }
 
 export interface LearningState {
-  /** Pairs held (after caps, redaction and expiry). */
-  pairs: number;
-  /** Pairs merged since the store began (or was last told to forget everything). */
+  /** Rows held: one per (tool, term, source), after caps and expiry. */
+  rows: number;
+  /** Uses merged since the store began (or was last told to forget everything). */
   merged: number;
-  /** Tools with learned text. */
+  /** Tools with learned terms. */
   tools: number;
-  /** Sessions that contributed. */
-  sessions: number;
-  /** Increases with every merge that changed a tool's text. */
+  /** Distinct sources (end users, or sessions without one) behind the rows held. */
+  sources: number;
+  /** Increases with every merge that changed what sessions index. */
   version: number;
-  /** When pairs were last merged (ISO 8601), null before the first. */
+  /** When uses were last merged (ISO 8601), null before the first. */
   last_merge_at: string | null;
 }
 
 export interface LearnedTool {
   tool: string;
-  /** The text sessions index for the tool. */
-  text: string;
-  queries: { query: string; weight: number; sessions: number; last_at: string }[];
+  /** Every term stored for the tool, best supported first: this is all learning keeps of it. */
+  terms: { term: string; support: number; sources: number; last_at: string }[];
 }
 
 const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS learn_pairs (
-    session TEXT NOT NULL,
+  `CREATE TABLE IF NOT EXISTS learn_evidence (
     tool TEXT NOT NULL,
-    query TEXT NOT NULL,
+    term TEXT NOT NULL,
+    source TEXT NOT NULL,
+    weight REAL NOT NULL,
     at INTEGER NOT NULL,
-    PRIMARY KEY (session, tool, query)
+    PRIMARY KEY (tool, term, source)
   )`,
-  `CREATE INDEX IF NOT EXISTS learn_pairs_tool ON learn_pairs (tool)`,
-  `CREATE INDEX IF NOT EXISTS learn_pairs_at ON learn_pairs (at)`,
-  `CREATE TABLE IF NOT EXISTS learn_tools (
+  `CREATE INDEX IF NOT EXISTS learn_evidence_at ON learn_evidence (at)`,
+  `CREATE TABLE IF NOT EXISTS learn_uses (
+    source TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    uses INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (source, tool)
+  )`,
+  `CREATE TABLE IF NOT EXISTS learn_served (
     tool TEXT PRIMARY KEY,
-    text TEXT NOT NULL,
+    terms TEXT NOT NULL,
     version INTEGER NOT NULL
   )`,
-  `CREATE INDEX IF NOT EXISTS learn_tools_version ON learn_tools (version)`,
+  `CREATE INDEX IF NOT EXISTS learn_served_version ON learn_served (version)`,
   `CREATE TABLE IF NOT EXISTS learn_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`,
 ];
 
-/**
- * A query as it is kept: personal data redacted, then names dropped — a capitalized word inside a
- * sentence (Jenna, Sydney, Acme) and the redaction marks — since a name is personal data, belongs to
- * one request, and would match the next request that names the same person or place; whitespace
- * collapsed, bounded. Product names go too ("in Stripe"): learned text counts only for words a
- * tool's own fields lack, and a tool's fields name its product.
- *
- * @example cleanQuery("what time is it in Sydney right now?") // "what time is it in right now?"
- */
-export function cleanQuery(query: string): string {
-  const words = redactPii(query).text.trim().split(/\s+/);
-  const kept = words.filter((word, i) => {
-    const bare = bareToken(word);
-    return !REDACTION_MARK.test(bare) && !isName(bare, words[i - 1]);
-  });
-  return kept.join(" ").trim().slice(0, LEARNING.maxQueryChars);
-}
-
-const REDACTION_MARK = /^\[REDACTED_[A-Z]+\]$/;
+/** A term's support, the decayed weights of its sources: SQL binding now as ?1, the half-life (ms) as ?2. */
+const SUPPORT = `sum(weight * pow(0.5, max(0, ?1 - at) / ?2))`;
+const HALF_LIFE_MS = LEARNING.halfLifeDays * DAY;
 
 export class LearningStore {
-  constructor(private readonly sql: Sql) {
-    for (const statement of SCHEMA) sql.run(statement);
-  }
+  constructor(private readonly sql: Sql) {}
 
   /**
-   * Merges a session's pairs; returns how many were new. Pairs over the session's caps, and
-   * queries that are empty once redacted, are dropped.
+   * Creates the schema; a store of the first version (whole queries, issue 15) is converted once:
+   * each query keeps only the terms learnedTerms lets through, taught by its session, and the
+   * queries themselves are deleted. Run inside a transaction.
    */
-  record(session: string, pairs: readonly LearnedPair[], now: number): number {
-    const touched = new Set<string>();
-    let accepted = 0;
+  migrate(now: number): void {
+    for (const statement of SCHEMA) this.sql.run(statement);
+    if (this.meta("salt") === 0) this.setMeta("salt", 1 + Math.floor(Math.random() * 2 ** 52));
+    const old = this.sql.one(`SELECT 1 AS x FROM sqlite_master WHERE name = 'learn_pairs'`);
+    if (!old) return;
+    const pairs = this.sql.all<{ session: string; tool: string; query: string; at: number }>(
+      `SELECT session, tool, query, at FROM learn_pairs ORDER BY at`,
+    );
     for (const pair of pairs) {
-      const query = cleanQuery(pair.query);
-      if (query === "" || pair.tool === "") continue;
-      const counts = this.sql.one<{ all: number; tool: number }>(
-        `SELECT count(*) AS "all", count(*) FILTER (WHERE tool = ?2) AS tool FROM learn_pairs WHERE session = ?1`,
-        session,
-        pair.tool,
-      ) ?? { all: 0, tool: 0 };
-      if (counts.all >= LEARNING.perSession || counts.tool >= LEARNING.perSessionPerTool) continue;
-      const at = Math.min(pair.at, now);
-      const { rowsWritten } = this.sql.run(
-        `INSERT INTO learn_pairs (session, tool, query, at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (session, tool, query) DO NOTHING`,
-        session,
-        pair.tool,
-        query,
-        at,
-      );
-      if (rowsWritten > 0) {
-        accepted++;
-        touched.add(pair.tool);
+      const terms = learnedTerms(pair.query, () => false).map((t) => [t, 1] as const);
+      this.merge({ session: pair.session, user: null }, { tool: pair.tool, at: pair.at, terms }, now);
+    }
+    this.sql.run(`DROP TABLE learn_pairs`);
+    this.sql.run(`DROP TABLE IF EXISTS learn_tools`);
+    this.rewrite(this.learnedTools(), now);
+  }
+
+  /** Merges a session's uses; returns how many were taken (not over their source's caps). */
+  record(from: LearningSource, uses: readonly LearnedUse[], now: number): number {
+    const touched = new Set<string>();
+    let taken = 0;
+    for (const use of uses) {
+      if (this.merge(from, use, now)) {
+        taken++;
+        touched.add(use.tool);
       }
     }
     for (const tool of this.expire(now)) touched.add(tool);
+    for (const tool of touched) this.bound(tool, now);
+    this.boundTenant(now);
     this.setMeta("last_merge_at", now);
-    this.setMeta("pairs_merged", this.meta("pairs_merged") + accepted);
-    if (touched.size > 0) this.rewrite([...touched], now);
-    return accepted;
+    this.setMeta("merged", this.meta("merged") + taken);
+    // Support decays with time: once a day every tool's served terms are recomputed.
+    const everything = now - this.meta("rewritten_at") >= DAY;
+    if (everything) this.setMeta("rewritten_at", now);
+    const tools = everything ? this.learnedTools() : [...touched];
+    if (tools.length > 0) this.rewrite(tools, now);
+    return taken;
   }
 
-  /** Tools whose text changed after `since` (a version), and the version to ask from next. */
-  changedSince(since: number): { version: number; tools: { tool: string; text: string }[] } {
+  /** Tools whose served terms changed after `since` (a version), and the version to ask from next. */
+  changedSince(since: number): { version: number; tools: ServedTool[] } {
     const version = this.meta("version");
     if (since >= version) return { version, tools: [] };
+    const rows = this.sql.all<{ tool: string; terms: string }>(
+      `SELECT tool, terms FROM learn_served WHERE version > ? ORDER BY tool`,
+      since,
+    );
     return {
       version,
-      tools: this.sql.all<{ tool: string; text: string }>(
-        `SELECT tool, text FROM learn_tools WHERE version > ? ORDER BY tool`,
-        since,
-      ),
+      tools: rows.map((r) => ({
+        tool: r.tool,
+        terms: (JSON.parse(r.terms) as [string, number][]).map(([term, support]) => ({ term, support })),
+      })),
     };
   }
 
   state(): LearningState {
-    const counts = this.sql.one<{ pairs: number; sessions: number }>(
-      `SELECT count(*) AS pairs, count(DISTINCT session) AS sessions FROM learn_pairs`,
-    ) ?? { pairs: 0, sessions: 0 };
-    const tools =
-      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM learn_tools WHERE text != ''`)?.n ?? 0;
+    const counts = this.sql.one<{ rows: number; sources: number; tools: number }>(
+      `SELECT count(*) AS rows, count(DISTINCT source) AS sources, count(DISTINCT tool) AS tools
+       FROM learn_evidence`,
+    ) ?? { rows: 0, sources: 0, tools: 0 };
     const last = this.meta("last_merge_at");
     return {
-      pairs: counts.pairs,
-      merged: this.meta("pairs_merged"),
-      tools,
-      sessions: counts.sessions,
+      ...counts,
+      merged: this.meta("merged"),
       version: this.meta("version"),
       last_merge_at: last === 0 ? null : new Date(last).toISOString(),
     };
   }
 
-  /** What was learned for one tool; null when nothing was. */
+  /** Everything stored for one tool; null when nothing is. */
   tool(name: string, now: number): LearnedTool | null {
-    const text =
-      this.sql.one<{ text: string }>(`SELECT text FROM learn_tools WHERE tool = ?`, name)?.text ?? "";
-    const queries = this.weighted(name, now);
-    if (text === "" && queries.length === 0) return null;
+    const terms = this.supports(name, now);
+    if (terms.length === 0) return null;
     return {
       tool: name,
-      text,
-      queries: queries.map((q) => ({
-        query: q.query,
-        weight: Math.round(q.weight * 1000) / 1000,
-        sessions: q.sessions,
-        last_at: new Date(q.last).toISOString(),
+      terms: terms.map((t) => ({
+        term: t.term,
+        support: Math.round(t.support * 1000) / 1000,
+        sources: t.sources,
+        last_at: new Date(t.last).toISOString(),
       })),
     };
   }
 
-  /** Forgets everything learned (tool: for that tool only); returns the pairs removed. */
+  /** Forgets everything learned (tool: for that tool only); returns the rows removed. */
   forget(tool: string | null, now: number): number {
-    const tools =
-      tool === null
-        ? this.sql.all<{ tool: string }>(`SELECT tool FROM learn_tools WHERE text != ''`).map((r) => r.tool)
-        : [tool];
+    const tools = tool === null ? this.servedTools() : [tool];
     const { rowsWritten } =
       tool === null
-        ? this.sql.run(`DELETE FROM learn_pairs`)
-        : this.sql.run(`DELETE FROM learn_pairs WHERE tool = ?`, tool);
-    if (tool === null) this.setMeta("pairs_merged", 0);
+        ? this.sql.run(`DELETE FROM learn_evidence`)
+        : this.sql.run(`DELETE FROM learn_evidence WHERE tool = ?`, tool);
+    if (tool === null) {
+      this.sql.run(`DELETE FROM learn_uses`);
+      this.setMeta("merged", 0);
+    } else this.sql.run(`DELETE FROM learn_uses WHERE tool = ?`, tool);
     this.rewrite(tools, now);
     return rowsWritten;
   }
 
-  /** Drops pairs past the maximum age; returns the tools they taught. */
+  /** One use into the evidence, unless its source is over a cap. Terms are checked again here. */
+  private merge(from: LearningSource, use: LearnedUse, now: number): boolean {
+    const terms = use.terms.filter(([term, weight]) => TERM.test(term) && weight > 0);
+    if (use.tool === "" || terms.length === 0) return false;
+    const source = this.source(from);
+    const counts = this.sql.one<{ all: number; tool: number }>(
+      `SELECT coalesce(sum(uses), 0) AS "all", coalesce(sum(uses) FILTER (WHERE tool = ?2), 0) AS tool
+       FROM learn_uses WHERE source = ?1`,
+      source,
+      use.tool,
+    ) ?? { all: 0, tool: 0 };
+    if (counts.all >= LEARNING.usesPerSource || counts.tool >= LEARNING.usesPerSourcePerTool) return false;
+    const at = Math.min(use.at, now);
+    this.sql.run(
+      `INSERT INTO learn_uses (source, tool, uses, at) VALUES (?, ?, 1, ?)
+       ON CONFLICT (source, tool) DO UPDATE SET uses = uses + 1, at = max(at, excluded.at)`,
+      source,
+      use.tool,
+      at,
+    );
+    this.sql.run(
+      `INSERT INTO learn_evidence (tool, term, source, weight, at)
+         SELECT ?1, value ->> 0, ?2, min(1, value ->> 1), ?3 FROM json_each(?4) WHERE true
+       ON CONFLICT (tool, term, source) DO UPDATE SET
+         weight = max(weight, excluded.weight), at = max(at, excluded.at)`,
+      use.tool,
+      source,
+      at,
+      JSON.stringify(terms),
+    );
+    return true;
+  }
+
+  /** A salted hash: sources can be counted apart, never named. */
+  private source(from: LearningSource): string {
+    const who = from.user === null ? `session:${from.session}` : `user:${from.user}`;
+    return sha256Hex(`${this.meta("salt")}:${who}`).slice(0, 24);
+  }
+
+  /** Drops evidence past the maximum age; returns the tools it taught. */
   private expire(now: number): string[] {
     const cutoff = now - LEARNING.maxAgeDays * DAY;
+    this.sql.run(`DELETE FROM learn_uses WHERE at < ?`, cutoff);
+    return [
+      ...new Set(
+        this.sql
+          .all<{ tool: string }>(`DELETE FROM learn_evidence WHERE at < ? RETURNING tool`, cutoff)
+          .map((r) => r.tool),
+      ),
+    ];
+  }
+
+  /** Keeps a tool under LEARNING.rowsPerTool rows: its least supported terms go first. */
+  private bound(tool: string, now: number): void {
+    const rows =
+      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM learn_evidence WHERE tool = ?`, tool)?.n ?? 0;
+    if (rows <= LEARNING.rowsPerTool) return;
+    const weakest = this.supports(tool, now).reverse();
+    const drop: string[] = [];
+    let left = rows;
+    for (const t of weakest) {
+      if (left <= LEARNING.rowsPerTool) break;
+      drop.push(t.term);
+      left -= t.sources;
+    }
+    this.sql.run(
+      `DELETE FROM learn_evidence WHERE tool = ? AND term IN (SELECT value FROM json_each(?))`,
+      tool,
+      JSON.stringify(drop),
+    );
+  }
+
+  /** Keeps the tenant under LEARNING.rows: the least supported (tool, term) pairs go first. */
+  private boundTenant(now: number): void {
+    const rows = this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM learn_evidence`)?.n ?? 0;
+    if (rows <= LEARNING.rows) return;
+    this.sql.run(
+      `DELETE FROM learn_evidence WHERE (tool, term) IN (
+         SELECT tool, term FROM learn_evidence GROUP BY tool, term
+         ORDER BY ${SUPPORT} ASC, max(at) ASC LIMIT ?3)`,
+      now,
+      HALF_LIFE_MS,
+      rows - LEARNING.rows,
+    );
+  }
+
+  /** A tool's terms with their support and sources, best supported first. */
+  private supports(
+    tool: string,
+    now: number,
+  ): { term: string; support: number; sources: number; last: number }[] {
+    return this.sql.all<{ term: string; support: number; sources: number; last: number }>(
+      `SELECT term, ${SUPPORT} AS support, count(*) AS sources, max(at) AS last
+       FROM learn_evidence WHERE tool = ?3 GROUP BY term ORDER BY support DESC, term`,
+      now,
+      HALF_LIFE_MS,
+      tool,
+    );
+  }
+
+  private learnedTools(): string[] {
+    return this.sql.all<{ tool: string }>(`SELECT DISTINCT tool FROM learn_evidence`).map((r) => r.tool);
+  }
+
+  private servedTools(): string[] {
     return this.sql
-      .all<{ tool: string }>(`DELETE FROM learn_pairs WHERE at < ? RETURNING tool`, cutoff)
+      .all<{ tool: string }>(`SELECT tool FROM learn_served WHERE terms != '[]'`)
       .map((r) => r.tool);
   }
 
-  /** Distinct queries for a tool, weighed by decayed evidence from each session, heaviest first. */
-  private weighted(
-    tool: string,
-    now: number,
-  ): { query: string; weight: number; sessions: number; last: number }[] {
-    const rows = this.sql.all<{ query: string; at: number; session: string }>(
-      `SELECT query, at, session FROM learn_pairs WHERE tool = ?`,
-      tool,
-    );
-    const byQuery = new Map<string, { query: string; weight: number; sessions: Set<string>; last: number }>();
-    for (const r of rows) {
-      const key = r.query.toLowerCase();
-      const entry = byQuery.get(key) ?? { query: r.query, weight: 0, sessions: new Set(), last: 0 };
-      entry.weight += 0.5 ** (Math.max(0, now - r.at) / (LEARNING.halfLifeDays * DAY));
-      entry.sessions.add(r.session);
-      entry.last = Math.max(entry.last, r.at);
-      byQuery.set(key, entry);
-    }
-    return [...byQuery.values()]
-      .map((e) => ({ query: e.query, weight: e.weight, sessions: e.sessions.size, last: e.last }))
-      .sort((a, b) => b.weight - a.weight || (a.query < b.query ? -1 : 1));
-  }
-
-  /** Recomputes the learned text of `tools` under a new version. */
+  /** Recomputes what sessions index for `tools`, under a new version when anything changed. */
   private rewrite(tools: readonly string[], now: number): void {
     const version = this.meta("version") + 1;
     let changed = false;
     for (const tool of tools) {
-      const text = this.weighted(tool, now)
-        .slice(0, LEARNING.queriesPerTool)
-        .map((q) => q.query)
-        .join("\n");
-      const current = this.sql.one<{ text: string }>(`SELECT text FROM learn_tools WHERE tool = ?`, tool);
-      if (current?.text === text || (current === undefined && text === "")) continue;
+      const terms = JSON.stringify(
+        this.supports(tool, now)
+          .slice(0, LEARNING.termsServed)
+          .map((t) => [t.term, Math.round(t.support * 100) / 100]),
+      );
+      const current = this.sql.one<{ terms: string }>(`SELECT terms FROM learn_served WHERE tool = ?`, tool);
+      if (current?.terms === terms || (current === undefined && terms === "[]")) continue;
       this.sql.run(
-        `INSERT INTO learn_tools (tool, text, version) VALUES (?, ?, ?)
-         ON CONFLICT (tool) DO UPDATE SET text = excluded.text, version = excluded.version`,
+        `INSERT INTO learn_served (tool, terms, version) VALUES (?, ?, ?)
+         ON CONFLICT (tool) DO UPDATE SET terms = excluded.terms, version = excluded.version`,
         tool,
-        text,
+        terms,
         version,
       );
       changed = true;

@@ -1,71 +1,168 @@
-// A session's side of learning from use: it notices which searched-for tool the model went on to
-// use, queues the (query → tool) pair for the tenant's learning object, and keeps the tenant's
-// learned texts in the tools' index (field f_learned) no more than REFRESH_MS out of date.
+// A session's side of learning from use (issue 27). When the model really uses a tool — allowed,
+// or approved by a person — the session gathers the words that led there: the search that found
+// the tool, the searches just before it whose results went unused (the same request in other
+// words), and the user's own message to `context`. It keeps only their ordinary words
+// (./vocabulary.ts) and queues them for the tenant's learning object. It also keeps the tenant's
+// learned terms in the tools' index (field f_learned), no more than REFRESH_MS out of date, counting
+// only terms with enough independent support (LearningThresholds).
 import type { Sql } from "../db/sql";
 import { indexText } from "../search/text";
-import type { EventLog } from "../state/events";
-import type { LearnedPair } from "./learning-store";
+import type { EventLog, RecentEvent } from "../state/events";
+import type { LearnedUse, ServedTool } from "./learning-store";
+import { learnedTerms } from "./vocabulary";
 
-export type { LearnedPair };
+export type { LearnedUse };
 
 /** A session ranks with what its tenant learned up to this long before. */
 export const REFRESH_MS = 60_000;
-/** A use teaches the queries of searches this recent that returned the tool… */
+/** A use teaches the search it came from when that search is this recent… */
 const SEARCH_WINDOW_MS = 10 * 60_000;
-/** …among the session's last few searches, at most this many of them. */
-const SEARCHES_LOOKED_AT = 5;
-const QUERIES_PER_USE = 1;
+/** …among the session's last few searches. */
+const SEARCHES_LOOKED_AT = 8;
+/**
+ * Searches this shortly before the one that found the tool, whose own results went unused, asked
+ * for the same thing in other words ("reformulations"); at most REFORMULATIONS per use.
+ */
+const REFORMULATION_WINDOW_MS = 3 * 60_000;
+const REFORMULATIONS = 2;
+/** An explicit tool_activate after a search stands for that search this long. */
+const ACTIVATION_WINDOW_MS = 60 * 60_000;
+/** User messages (context's `query`) remembered, newest last. */
+const REQUESTS_KEPT = 4;
+
+/**
+ * How much words count that did not themselves find the tool — a reformulated search, the user's
+ * message: they were said about the same need, but less directly than the search that found it.
+ */
+export const INDIRECT_WEIGHT = 0.5;
+
+/** How much support a learned term needs before this session's index counts it (SessionConfig.learning). */
+export interface LearningThresholds {
+  /** A word no other tool of the catalog uses, for a tool that only reads. */
+  min_support: number;
+  /** The same for a tool that writes or acts outside (side effects not read or pure). */
+  min_support_write: number;
+  /** A word another tool's own name, description, tags or examples use: the catalog's own claim. */
+  min_support_contested: number;
+}
+
+/** Repetitions of a term in f_learned, the index's measure of its strength: 1 at its threshold, 3 at most. */
+const MAX_LEVEL = 3;
+
+interface Search {
+  at: number;
+  query: string;
+  results: readonly string[];
+}
 
 export class SessionLearning {
-  #pending: LearnedPair[] = [];
-  /** Pairs this object already queued: a session teaches each pair once. */
+  #pending: LearnedUse[] = [];
+  /** (tool, words) this object already taught: a session teaches each once. */
   readonly #taught = new Set<string>();
+  /** Searches whose results were used: they are no one's reformulation. */
+  readonly #used = new Set<string>();
+  #requests: { query: string; at: number }[] = [];
+  readonly #activated = new Map<string, Search>();
   /** The tenant's version this session's index holds; -1 when learned text was cleared. */
   #version = 0;
   #checkedAt = 0;
+  /** The thresholds the index's learned text was computed with. */
+  #thresholds = "";
 
   constructor(
     private readonly sql: Sql,
     private readonly events: EventLog,
+    /** Whether a word is one of the session's catalog words (it may be learned even if not ordinary). */
+    private readonly known: (word: string) => boolean,
   ) {}
 
+  /** The user's message, sent with `context`: the next use teaches its words too, at INDIRECT_WEIGHT. */
+  noteRequest(query: string, now: number): void {
+    if (query.trim() === "") return;
+    this.#requests = [...this.#requests, { query, at: now }].slice(-REQUESTS_KEPT);
+  }
+
+  /** A tool_activate: the recent search that returned the tool stands for it when the tool is used. */
+  noteActivation(tool: string, now: number): void {
+    const search = this.searches(now).find((s) => s.results.includes(tool));
+    if (search) this.#activated.set(tool, search);
+  }
+
   /**
-   * The model is using `tool` (valid arguments, allowed or waiting for approval): each recent
-   * full-text search that returned it becomes a pair to teach.
+   * The model used `tool` for real (allowed, or approved by a person) having chosen it at `at`:
+   * the words that led there become a use to teach.
    */
-  observeUse(tool: string, now: number): void {
-    const searches = this.events.recent("tool_search_query", SEARCHES_LOOKED_AT, now - SEARCH_WINDOW_MS);
-    let taught = 0;
-    for (const search of searches) {
-      if (taught >= QUERIES_PER_USE) break;
-      const { query, results, effective_search_type: type } = search;
-      if (type !== "fts" || typeof query !== "string" || !Array.isArray(results) || !results.includes(tool))
-        continue;
-      const key = `${tool}\u0000${query.trim().toLowerCase()}`;
-      if (query.trim() === "" || this.#taught.has(key)) continue;
-      this.#taught.add(key);
-      this.#pending.push({ query, tool, at: now });
-      taught++;
+  observeUse(tool: string, at: number): void {
+    const terms = new Map<string, number>();
+    const add = (text: string, weight: number) => {
+      for (const term of learnedTerms(text, this.known))
+        terms.set(term, Math.max(terms.get(term) ?? 0, weight));
+    };
+    const searches = this.searches(at);
+    const activation = this.#activated.get(tool);
+    const found =
+      searches.find((s) => s.results.includes(tool)) ??
+      (activation && at - activation.at <= ACTIVATION_WINDOW_MS ? activation : undefined);
+    if (found && this.once(tool, found.query)) {
+      add(found.query, 1);
+      this.#used.add(key(found.query));
+      const earlier = searches
+        .filter(
+          (s) =>
+            s.at < found.at &&
+            found.at - s.at <= REFORMULATION_WINDOW_MS &&
+            !this.#used.has(key(s.query)) &&
+            !s.results.includes(tool),
+        )
+        .slice(0, REFORMULATIONS);
+      for (const s of earlier) {
+        add(s.query, INDIRECT_WEIGHT);
+        this.#used.add(key(s.query));
+      }
     }
+    const request = this.#requests.findLast((r) => r.at <= at && at - r.at <= SEARCH_WINDOW_MS);
+    if (request && this.once(tool, `\u0001${request.query}`)) add(request.query, INDIRECT_WEIGHT);
+    if (terms.size > 0) this.#pending.push({ tool, at, terms: [...terms] });
+  }
+
+  /** The session's recent full-text searches before `until`, newest first. */
+  private searches(until: number): Search[] {
+    return this.events
+      .recent("tool_search_query", SEARCHES_LOOKED_AT, until - SEARCH_WINDOW_MS, until)
+      .flatMap(({ at, data }: RecentEvent) => {
+        const { query, results, effective_search_type: type } = data;
+        if (type !== "fts" || typeof query !== "string" || query.trim() === "" || !Array.isArray(results))
+          return [];
+        return [{ at, query, results: results.filter((r): r is string => typeof r === "string") }];
+      });
+  }
+
+  /** True the first time this session teaches `tool` these words. */
+  private once(tool: string, words: string): boolean {
+    const k = `${tool}\u0000${key(words)}`;
+    if (this.#taught.has(k)) return false;
+    this.#taught.add(k);
+    return true;
   }
 
   hasPending(): boolean {
     return this.#pending.length > 0;
   }
 
-  /** The pairs waiting to be sent; they are the caller's now (put them back with `requeue`). */
-  take(): LearnedPair[] {
-    const pairs = this.#pending;
+  /** The uses waiting to be sent; they are the caller's now (put them back with `requeue`). */
+  take(): LearnedUse[] {
+    const uses = this.#pending;
     this.#pending = [];
-    return pairs;
+    return uses;
   }
 
-  requeue(pairs: readonly LearnedPair[]): void {
-    this.#pending = [...pairs, ...this.#pending];
-  }
-
-  /** Whether the index's learned text may be more than REFRESH_MS old. */
-  stale(now: number): boolean {
+  /** Whether the index's learned text may be more than REFRESH_MS old, or was computed otherwise. */
+  stale(now: number, thresholds: LearningThresholds): boolean {
+    if (this.#version !== -1 && this.#thresholds !== JSON.stringify(thresholds)) {
+      // Other thresholds count other terms: every tool's learned text is fetched and computed again.
+      this.#version = 0;
+      this.#checkedAt = 0;
+    }
     return now - this.#checkedAt >= REFRESH_MS;
   }
 
@@ -75,20 +172,50 @@ export class SessionLearning {
   }
 
   /**
-   * Puts the tenant's learned texts in the tools' index; returns the tools changed. A tool this
-   * session does not hold is skipped (it gets its text when a later full refresh finds it).
+   * Puts the tenant's learned terms in the tools' index; returns the tools changed. A term counts
+   * when its support reaches the threshold that applies to it, repeated once more each time the
+   * support doubles (at most MAX_LEVEL times); a term the tool's own fields hold adds nothing. A
+   * tool this session does not hold is skipped (it gets its text when a later full refresh finds it).
    */
   apply(
     version: number,
-    tools: readonly { tool: string; text: string }[],
+    tools: readonly ServedTool[],
     ids: ReadonlyMap<string, number>,
+    thresholds: LearningThresholds,
     now: number,
   ): number {
+    const held = tools.flatMap((t) => {
+      const id = ids.get(t.tool);
+      return id === undefined ? [] : [{ id, terms: t.terms }];
+    });
+    const rows = new Map(
+      this.sql
+        .all<DirectFields>(
+          `SELECT id, side_effects, f_name, f_namespace, f_tags, f_description, f_examples
+           FROM trove_tools WHERE id IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(held.map((t) => t.id)),
+        )
+        .map((r) => [r.id, r]),
+    );
+    const contested = new Map<string, boolean>();
+    const elsewhere = (stem: string) => {
+      let known = contested.get(stem);
+      if (known === undefined) {
+        known =
+          (this.sql.one<{ docs: number | null }>(
+            `SELECT max(doc) AS docs FROM trove_tools_vocab_col
+             WHERE term = ? AND col IN ('f_name', 'f_namespace', 'f_tags', 'f_description', 'f_examples')`,
+            stem,
+          )?.docs ?? 0) > 0;
+        contested.set(stem, known);
+      }
+      return known;
+    };
     let changed = 0;
-    for (const { tool, text } of tools) {
-      const id = ids.get(tool);
-      if (id === undefined) continue;
-      const learned = indexText(text);
+    for (const { id, terms } of held) {
+      const row = rows.get(id);
+      if (!row) continue;
+      const learned = learnedText(row, terms, thresholds, elsewhere);
       const { rowsWritten } = this.sql.run(
         `UPDATE trove_tools SET f_learned = ? WHERE id = ? AND f_learned != ?`,
         learned,
@@ -99,6 +226,7 @@ export class SessionLearning {
     }
     this.#version = version;
     this.#checkedAt = now;
+    this.#thresholds = JSON.stringify(thresholds);
     return changed;
   }
 
@@ -116,7 +244,7 @@ export class SessionLearning {
     return this.sql.run(`UPDATE trove_tools SET f_learned = '' WHERE f_learned != ''`).rowsWritten;
   }
 
-  /** Tools were added: the next search fetches every learned text again. */
+  /** Tools were added or changed: the next search fetches every learned term again. */
   catalogChanged(): void {
     if (this.#version !== -1) this.#version = 0;
     this.#checkedAt = 0;
@@ -126,7 +254,55 @@ export class SessionLearning {
   reset(): void {
     this.#pending = [];
     this.#taught.clear();
+    this.#used.clear();
+    this.#requests = [];
+    this.#activated.clear();
     this.#version = 0;
     this.#checkedAt = 0;
+    this.#thresholds = "";
   }
+}
+
+interface DirectFields {
+  id: number;
+  side_effects: string;
+  f_name: string;
+  f_namespace: string;
+  f_tags: string;
+  f_description: string;
+  f_examples: string;
+}
+
+/** The f_learned text of one tool (see SessionLearning.apply). */
+function learnedText(
+  row: DirectFields,
+  terms: ServedTool["terms"],
+  thresholds: LearningThresholds,
+  elsewhere: (stem: string) => boolean,
+): string {
+  const own = new Set(
+    [row.f_name, row.f_namespace, row.f_tags, row.f_description, row.f_examples].join(" ").split(" "),
+  );
+  const reads = row.side_effects === "read" || row.side_effects === "pure";
+  const out: string[] = [];
+  for (const { term, support } of terms) {
+    const stems = indexText(term)
+      .split(" ")
+      .filter((s) => s !== "" && !own.has(s));
+    if (stems.length === 0) continue;
+    const required = stems.some(elsewhere)
+      ? thresholds.min_support_contested
+      : reads
+        ? thresholds.min_support
+        : thresholds.min_support_write;
+    if (!(support >= required)) continue;
+    const level = Math.min(MAX_LEVEL, 1 + Math.floor(Math.log2(support / required)));
+    for (let i = 0; i < level; i++) out.push(...stems);
+  }
+  return out.join(" ");
+}
+
+/** A query as the session compares it: trimmed, lower case. */
+function key(query: string): string {
+  return query.trim().toLowerCase();
 }

@@ -76,6 +76,8 @@ export const toolActivate = defineOp({
     const activated: string[] = [];
     const already: string[] = [];
     for (const tool of tools) {
+      // A search's result activated by hand: when the model then calls it, that search taught it.
+      ctx.learning.noteActivation(tool.name, ctx.now);
       (activateIfHidden(ctx, tool, input.run_id, "explicit", input.reason ?? null)
         ? activated
         : already
@@ -187,7 +189,6 @@ export const toolResolve = defineOp({
     assertValidArgs(tool.record.input_schema, input.args ?? {});
     // Valid arguments: the model is using this tool (allowed now, or once a person approves).
     ctx.activations.noteNamespace(tool.record.namespace, ctx.now);
-    ctx.learning.observeUse(tool.name, ctx.now);
     const base = {
       name: tool.name,
       provider_name: tool.provider_name,
@@ -202,13 +203,20 @@ export const toolResolve = defineOp({
         config.examples,
       ),
     };
-    if (!visibilityFor(config).needsApproval(tool.name, tool.qualified_name))
+    // Only real uses teach the tenant's ranking: an allowed call, or one a person approved (as of
+    // when the model asked). A call still waiting, denied or never approved teaches nothing.
+    if (!visibilityFor(config).needsApproval(tool.name, tool.qualified_name)) {
+      ctx.learning.observeUse(tool.name, ctx.now);
       return { decision: "allow" as const, ...base };
+    }
     const args = input.args ?? null;
     const runId = input.run_id ?? null;
     if (input.approval_id) {
       const approval = ctx.approvals.consume(input.approval_id, tool.name, args, runId);
-      if (approval.status === "approved") return { decision: "allow" as const, ...base };
+      if (approval.status === "approved") {
+        ctx.learning.observeUse(tool.name, Date.parse(approval.requested_at));
+        return { decision: "allow" as const, ...base };
+      }
       return { decision: "needs_approval" as const, approval_id: approval.approval_id, ...base };
     }
     const approval = ctx.approvals.request(tool.name, args, runId, ctx.now);

@@ -210,6 +210,8 @@ export const context = defineOp({
     // Without tool_search (a policy may deny it) there is nothing to tell the model about discovery.
     const blocks = [tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : ""];
     blocks.push(...skillBlocks(ctx, guard, input.query));
+    // The user's message: if a tool is used next, its words teach that tool too (at a lower weight).
+    if (input.query) ctx.learning.noteRequest(input.query, ctx.now);
     blocks.push(guard.text(packsBlock(attachedPacks(ctx, guard))));
     const system = blocks.filter((b) => b !== "").join("\n\n");
     const systemTokens = estimateTokens(system);

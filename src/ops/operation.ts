@@ -35,7 +35,7 @@ export interface OpContext {
   /** Every operation (the registry), handed down so handlers never import the registry above them. */
   operations: readonly Operation[];
   /** Learning from use: what the model used after a search, and when the catalog changed. */
-  learning: Pick<SessionLearning, "observeUse" | "catalogChanged">;
+  learning: Pick<SessionLearning, "observeUse" | "noteRequest" | "noteActivation" | "catalogChanged">;
   /** The published catalog whose tools the session holds, and its version (null: none). */
   published(): HeldCatalog | null;
   /** Bytes the session's SQLite database takes (tables, indexes, free pages). */

@@ -54,6 +54,11 @@ export interface FtsIndex<R, C extends R> {
    */
   action?(row: C): string | null;
   /**
+   * Whether a row only reads (a tool whose side effects are read or pure). Learned text never lifts
+   * a row that does not above a row that reads and matches better with its own fields (issue 27).
+   */
+  reads?(row: C): boolean;
+  /**
    * Exact hits score one above the best candidate: the best of all candidates, or of those that
    * are not exact hits themselves. The two differ only when an exact hit is also the best
    * candidate, and then only in the other hits' normalized scores (tools: all, skills: others).
@@ -113,12 +118,15 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const rows = expression ? search.candidates(expression) : [];
   const corpus = { size: search.stats.size(), docFrequency: (term: string) => df.get(term) ?? 0 };
   const actions = rows.map((row) => index.action?.(row) ?? null);
-  const raw = rescoreWithNouns(
-    rows.map((row) => index.fields(row)),
-    actions,
-    groups,
-    index.rescoreFields,
-    corpus,
+  const raw = boundLearning(
+    rescoreWithNouns(
+      rows.map((row) => index.fields(row)),
+      actions,
+      groups,
+      index.rescoreFields,
+      corpus,
+    ),
+    rows.map((row) => index.reads?.(row) ?? true),
   );
   const mass = queryMass(groups, corpus);
   const concepts = conceptCount(groups);
@@ -163,6 +171,22 @@ function rescoreWithNouns(
     corpus,
   );
   return raw.map((match, i) => (named(i) ? (asThings[i] ?? match) : match));
+}
+
+/**
+ * What learned text may add to a row that changes something: never enough to pass a row that only
+ * reads and matches better by its own fields. Such a row's score is capped at the best score of
+ * those read rows; a tie then goes to the read row (rankComparator puts safer side effects first).
+ */
+function boundLearning(raw: Match[], reads: readonly boolean[]): Match[] {
+  return raw.map((match, i) => {
+    if (reads[i] || match.score <= match.direct) return match;
+    let cap = Number.POSITIVE_INFINITY;
+    for (const [j, other] of raw.entries())
+      if (reads[j] && other.direct > match.direct) cap = Math.min(cap, Math.max(other.score, match.direct));
+    // Capped at the weakest better read row's score: it must not pass any of them.
+    return match.score > cap ? { ...match, score: cap } : match;
+  });
 }
 
 /**

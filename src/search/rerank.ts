@@ -75,6 +75,8 @@ export function rescore(
 /** A candidate's re-scored match, and the part of the query's mass it leaves wholly unmatched. */
 export interface Match {
   score: number;
+  /** The score from the record's own fields alone, without the gap-filling (learned) ones. */
+  direct: number;
   /**
    * The mass (queryMass) of the concepts none of whose terms, direct or related, the candidate
    * holds: "cancel my netflix subscription" leaves netflix unmatched in cancel_subscription.
@@ -128,12 +130,16 @@ export function matches(
 
   return stats.map((doc) => {
     let score = 0;
+    let direct = 0;
     let unmatched = 0;
     for (const group of weighted) {
       let best = 0;
       let phrase = 0;
+      let bestOwn = 0;
+      let phraseOwn = 0;
       for (const { term, idf: termIdf, weight } of group.terms) {
         let pseudoTf = 0;
+        let own = 0;
         for (let fi = 0; fi < fields.length; fi++) {
           const field = doc[fi];
           const tf = field?.counts.get(term) ?? 0;
@@ -142,17 +148,26 @@ export function matches(
           if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
           pseudoTf += (spec.weight * tf) / norm;
+          if (!spec.gapsOnly) own = pseudoTf;
         }
         const named =
           group.context && fields.some((spec, fi) => spec.names && (doc[fi]?.counts.get(term) ?? 0) > 0);
-        const termScore = (named ? 1 : weight) * termIdf * (pseudoTf / (K1 + pseudoTf));
-        if (group.direct.has(term)) phrase += group.share * termScore;
-        else if (termScore > best) best = termScore;
+        const factor = (named ? 1 : weight) * termIdf;
+        const termScore = factor * (pseudoTf / (K1 + pseudoTf));
+        const ownScore = factor * (own / (K1 + own));
+        if (group.direct.has(term)) {
+          phrase += group.share * termScore;
+          phraseOwn += group.share * ownScore;
+        } else {
+          if (termScore > best) best = termScore;
+          if (ownScore > bestOwn) bestOwn = ownScore;
+        }
       }
       best = Math.max(best, phrase);
       score += best;
+      direct += Math.max(bestOwn, phraseOwn);
       if (best === 0) unmatched += group.mass;
     }
-    return { score, unmatched };
+    return { score, direct, unmatched };
   });
 }

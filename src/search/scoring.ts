@@ -53,12 +53,16 @@ export const UNMATCHED_WEIGHT = 0.75;
  * The calibrated relevance of a match (rerank.ts `matches`) for a query of `mass` (queryMass) and
  * `concepts` concepts.
  */
-export function calibratedRelevance(match: Match, mass: number, concepts: number): number {
+export function calibratedRelevance(
+  match: Pick<Match, "score" | "unmatched">,
+  mass: number,
+  concepts: number,
+): number {
   return curve(coverage(match, mass), concepts);
 }
 
 /** The evidence the curve reads: matched share, less the weighted wholly unmatched share. */
-function coverage(match: Match, mass: number): number {
+function coverage(match: Pick<Match, "score" | "unmatched">, mass: number): number {
   return mass > 0 ? (match.score - UNMATCHED_WEIGHT * match.unmatched) / mass : 0;
 }
 

@@ -120,17 +120,59 @@ export const SessionConfigInput = z.strictObject({
         .describe("Budget of what context returns; over it, context warns what to drop"),
     })
     .default({ max_tokens: null }),
-  /** Learning from use (src/learning/): what the tenant's sessions searched for, then used. */
+  /**
+   * The end user this session serves, as an opaque id of the host's (a hash of its own user id,
+   * never an email or a name). Learning counts each end user once however many sessions they open.
+   */
+  user: z
+    .string()
+    .min(1)
+    .max(128)
+    .nullable()
+    .default(null)
+    .describe(
+      "An opaque, stable id of the session's end user (send a hash of your own id): learning counts each user once",
+    ),
+  /**
+   * Learning from use (src/learning/, docs/search.md#learning-from-use): the words people used
+   * before they used a tool, and how much independent support a word needs before this session's
+   * ranking counts it. Support is the number of distinct end users (or sessions without one) that
+   * taught the word, decayed with a 30-day half-life.
+   */
   learning: z
     .strictObject({
       enabled: z
         .boolean()
         .default(true)
         .describe(
-          "Teach the tenant's ranking which tool this session used after a search, and rank with what it learned",
+          "Teach the tenant's ranking the words that led this session to each tool it used, and rank with what it learned",
+        ),
+      min_support: z
+        .number()
+        .min(1)
+        .max(1000)
+        .default(3)
+        .describe(
+          "Support a learned word needs to count for a tool that only reads: three people agreeing is a habit of the tenant, not one person's wording",
+        ),
+      min_support_write: z
+        .number()
+        .min(1)
+        .max(1000)
+        .default(5)
+        .describe(
+          "The same for a tool that changes something (side effects not read or pure): a wrong lift there costs more",
+        ),
+      min_support_contested: z
+        .number()
+        .min(1)
+        .max(1000)
+        .default(50)
+        .describe(
+          "The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd",
         ),
     })
-    .default({ enabled: true }),
+    .default({ enabled: true, min_support: 3, min_support_write: 5, min_support_contested: 50 }),
   /** An idle session's storage is erased after this long (the alarm); any request extends it. */
   ttl_seconds: z
     .number()

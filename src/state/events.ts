@@ -32,6 +32,12 @@ export interface SessionEvent {
   data: Record<string, unknown>;
 }
 
+/** An event `recent` found: when it happened (ms since the epoch) and its data. */
+export interface RecentEvent {
+  at: number;
+  data: Record<string, unknown>;
+}
+
 /** How far back `recent` looks, in events. */
 const RECENT_WINDOW = 200;
 
@@ -99,26 +105,27 @@ export class EventLog {
   }
 
   /**
-   * The data of the newest `limit` events of `type` (deferred ones included), newest first, from
-   * events recorded since `after` (ms since the epoch).
+   * The newest `limit` events of `type` (deferred ones included), newest first, recorded after
+   * `after` and no later than `until` (ms since the epoch).
    */
-  recent(type: EventType, limit: number, after: number): Record<string, unknown>[] {
+  recent(type: EventType, limit: number, after: number, until = Number.POSITIVE_INFINITY): RecentEvent[] {
     const waiting = [...this.#inTransaction, ...this.#pending]
-      .filter((e) => e.type === type && e.at > after)
+      .filter((e) => e.type === type && e.at > after && e.at <= until)
       .reverse()
-      .map((e) => e.data);
+      .map((e) => ({ at: e.at, data: e.data }));
     if (waiting.length >= limit) return waiting.slice(0, limit);
     const stored = this.sql
-      .all<{ data: string }>(
+      .all<{ data: string; at: number }>(
         // Only the last RECENT_WINDOW events are looked at, so a log without a match costs little.
-        `SELECT data FROM trove_events
-         WHERE id > (SELECT max(id) FROM trove_events) - ${RECENT_WINDOW} AND type = ? AND at > ?
+        `SELECT data, at FROM trove_events
+         WHERE id > (SELECT max(id) FROM trove_events) - ${RECENT_WINDOW} AND type = ? AND at > ? AND at <= ?
          ORDER BY id DESC LIMIT ?`,
         type,
         after,
+        Number.isFinite(until) ? until : Number.MAX_SAFE_INTEGER,
         limit - waiting.length,
       )
-      .map((r) => JSON.parse(r.data) as Record<string, unknown>);
+      .map((r) => ({ at: r.at, data: JSON.parse(r.data) as Record<string, unknown> }));
     return [...waiting, ...stored];
   }
 

@@ -4,6 +4,7 @@ import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError, validationError } from "../errors";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
+import { indexText } from "../search/text";
 import { nearTerms } from "../search/typos";
 import { CatalogEntries, type CatalogEntry } from "./catalog-entries";
 import {
@@ -381,6 +382,16 @@ export class CatalogStore {
    */
   docFrequencies(terms: readonly string[]): Map<string, number> {
     return frequenciesOf(this.vocabulary(), terms);
+  }
+
+  /**
+   * Whether the session's tools use `word` (any field, normalized as the index is): a catalog's
+   * own words may be learned even when no dictionary has them (src/learning/vocabulary.ts).
+   */
+  knows(word: string): boolean {
+    const vocabulary = this.vocabulary();
+    const terms = indexText(word).split(" ");
+    return terms.length > 0 && terms.every((term) => term !== "" && (vocabulary.get(term) ?? 0) > 0);
   }
 
   /** Indexed terms an unknown query term may be a misspelling of. */

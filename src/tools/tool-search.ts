@@ -210,8 +210,14 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   rankable: (r) => r,
   termOrder: "direct-first",
   exactAbove: "all-candidates",
-  action: (r) => (r.side_effects === "read" || r.side_effects === "pure" ? null : actionTerm(r)),
+  action: (r) => (reads(r) ? null : actionTerm(r)),
+  reads,
 };
+
+/** A tool that only reads: learning never lifts another above it (fts-pipeline's boundLearning). */
+function reads(row: FtsRow): boolean {
+  return row.side_effects === "read" || row.side_effects === "pure";
+}
 
 /**
  * The first term of a tool's name after its namespace's terms, read from the indexed fields:

@@ -1,9 +1,12 @@
-// Learning from use (issue 15): a tool used after a search teaches the tenant's ranking, every new
+// Learning from use (issues 15 and 27): a real use after a search teaches the tenant's ranking the
+// request's ordinary words, a word counts once enough independent sources taught it, every new
 // session of the tenant ranks with it, no other tenant is touched, and operators can read and
 // forget what was learned. Real worker, real session and learning objects, real HTTP.
-import { SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { Trove, TroveApiError } from "../../packages/client/src/index";
+import { createSql } from "../../src/db/sql";
+import { LearningStore } from "../../src/learning/learning-store";
 import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
 
 /** Two tools that both match "customer"; cold, the shorter name wins the tie. */
@@ -21,20 +24,34 @@ function catalog() {
   };
 }
 
-async function merged(key?: string): Promise<number> {
+const QUERY = "the customer is upset and angry";
+
+async function learning(key?: string) {
   const res = await call("GET", "/v1/learning", undefined, key);
   expect(res.status).toBe(200);
-  return res.json.merged;
+  return res.json as { merged: number; rows: number };
 }
 
-/** Waits until the tenant has merged more than `before` pairs (sessions send after responding). */
-async function mergedAbove(before: number, key?: string): Promise<number> {
-  for (let i = 0; i < 100; i++) {
-    const now = await merged(key);
-    if (now > before) return now;
+/** Waits until the tenant has merged at least `count` uses more than `before` (sessions send after responding). */
+async function mergedAtLeast(before: number, count = 1, key?: string): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const now = (await learning(key)).merged;
+    if (now >= before + count) return now;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error("the tenant merged nothing");
+  throw new Error(`the tenant merged fewer than ${count} uses`);
+}
+
+/** Waits until the tenant's merged count stops moving (sessions send after responding). */
+async function settled(key?: string): Promise<number> {
+  let last = -1;
+  for (let i = 0; i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = (await learning(key)).merged;
+    if (now === last) return now;
+    last = now;
+  }
+  throw new Error("the tenant kept merging");
 }
 
 async function names(sid: string, query: string, key?: string): Promise<string[]> {
@@ -43,116 +60,322 @@ async function names(sid: string, query: string, key?: string): Promise<string[]
   return res.json.tools.map((t: { name: string }) => t.name);
 }
 
-/** One session of the tenant searches `query` and uses `tool`. */
-async function teach(tools: unknown[], query: string, tool: string, key?: string): Promise<void> {
+/** A new session of the tenant searches `query` and uses `tool`; `config` configures it first. */
+async function teach(
+  tools: unknown[],
+  query: string,
+  tool: string,
+  { key, config }: { key?: string; config?: unknown } = {},
+): Promise<string> {
   const sid = newSid();
+  if (config) expect((await call("PUT", `/v1/sessions/${sid}`, config, key)).status).toBe(200);
   expect((await op(sid, "catalog_sync", { tools }, key)).status).toBe(200);
   expect(await names(sid, query, key)).toContain(tool);
   expect((await op(sid, "tool_resolve", { name: tool }, key)).json.decision).toBe("allow");
+  return sid;
+}
+
+/** `sessions` new sessions each teach `query` → `tool`, and the tenant merged them all. */
+async function teachMany(tools: unknown[], query: string, tool: string, sessions: number): Promise<void> {
+  const before = (await learning()).merged;
+  for (let i = 0; i < sessions; i++) await teach(tools, query, tool);
+  await mergedAtLeast(before, sessions);
+}
+
+async function learnedTerms(tool: string, key?: string) {
+  const res = await call("GET", `/v1/learning/tools/${tool}`, undefined, key);
+  expect(res.status).toBe(200);
+  return res.json.terms as { term: string; support: number; sources: number }[];
+}
+
+async function fresh(tools: unknown[], query: string, config?: unknown): Promise<string[]> {
+  const sid = newSid();
+  if (config) await call("PUT", `/v1/sessions/${sid}`, config);
+  await op(sid, "catalog_sync", { tools });
+  return names(sid, query);
 }
 
 describe("learning from use", () => {
-  it("ranks first, in a new session of the tenant, the tool people used after the same words", async () => {
+  it("ranks first, once three sessions agree, the tool people used after the same words", async () => {
     const { charge, refund, tools } = catalog();
-    const query = "make the customer whole";
-    const cold = newSid();
-    await op(cold, "catalog_sync", { tools });
-    expect(await names(cold, query)).toEqual([charge, refund]);
+    expect(await fresh(tools, QUERY)).toEqual([charge, refund]);
 
-    const before = await merged();
-    await teach(tools, query, refund);
-    await mergedAbove(before);
+    await teachMany(tools, QUERY, refund, 2);
+    // Two sources are not yet a habit of the tenant (min_support 3).
+    expect(await fresh(tools, QUERY)).toEqual([charge, refund]);
 
-    const fresh = newSid();
-    await op(fresh, "catalog_sync", { tools });
-    expect(await names(fresh, query)).toEqual([refund, charge]);
-    const learned = await call("GET", `/v1/learning/tools/${refund}`);
-    expect(learned.status).toBe(200);
-    expect(learned.json.text).toBe(query);
-    expect(learned.json.queries).toEqual([
-      expect.objectContaining({ query, sessions: 1, weight: expect.any(Number) }),
-    ]);
+    await teachMany(tools, QUERY, refund, 1);
+    expect(await fresh(tools, QUERY)).toEqual([refund, charge]);
+    // Stored: the request's ordinary words, each with the sources behind it; never the request.
+    const terms = await learnedTerms(refund);
+    expect(terms.map((t) => t.term).sort()).toEqual(["angry", "customer", "upset"]);
+    expect(terms.every((t) => t.sources === 3 && t.support > 2.99)).toBe(true);
     // Never shown to the model: descriptions stay the catalog's.
-    const hit = (await op(fresh, "tool_search", { query })).json.tools[0];
+    const sid = newSid();
+    await op(sid, "catalog_sync", { tools });
+    const hit = (await op(sid, "tool_search", { query: QUERY })).json.tools[0];
     expect(hit.description).toBe("Refund a charge to a customer");
   });
 
-  it("changes no other tenant's ranking by a single position", async () => {
+  it("counts an end user once, however many sessions they open", async () => {
+    const { charge, refund, tools } = catalog();
+    const before = (await learning()).merged;
+    for (let i = 0; i < 4; i++) await teach(tools, QUERY, refund, { config: { user: "user-7f3a" } });
+    await mergedAtLeast(before, 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await learnedTerms(refund)).find((t) => t.term === "upset")).toMatchObject({ sources: 1 });
+    expect(await fresh(tools, QUERY)).toEqual([charge, refund]);
+  });
+
+  it("changes no other tenant's answers by a single byte", async () => {
     const { refund, tools } = catalog();
-    const query = "make the customer whole";
     const other = newSid();
     await op(other, "catalog_sync", { tools }, KEY_B);
-    const coldB = (await op(other, "tool_search", { query, limit: 10 }, KEY_B)).json.tools;
-    const mergedB = await merged(KEY_B);
+    const coldB = (await op(other, "tool_search", { query: QUERY, limit: 10 }, KEY_B)).json;
+    const stateB = await learning(KEY_B);
 
-    const before = await merged();
-    for (let i = 0; i < 3; i++) await teach(tools, query, refund);
-    await mergedAbove(before);
+    await teachMany(tools, QUERY, refund, 4);
 
-    const fresh = newSid();
-    await op(fresh, "catalog_sync", { tools }, KEY_B);
-    expect((await op(fresh, "tool_search", { query, limit: 10 }, KEY_B)).json.tools).toEqual(coldB);
-    expect(await merged(KEY_B)).toBe(mergedB);
-    expect((await call("GET", `/v1/learning/tools/${refund}`, undefined, KEY_B)).json.text).toBe("");
+    const freshB = newSid();
+    await op(freshB, "catalog_sync", { tools }, KEY_B);
+    expect((await op(freshB, "tool_search", { query: QUERY, limit: 10 }, KEY_B)).json).toEqual(coldB);
+    expect(await learning(KEY_B)).toEqual(stateB);
+    expect(await learnedTerms(refund, KEY_B)).toEqual([]);
   });
 
-  it("stores queries with personal data and names left out", async () => {
-    const { refund, tools } = catalog();
-    const before = await merged();
-    await teach(tools, "Customer Bob Dylan (bob@example.com) in Oslo wants money back", refund);
-    await mergedAbove(before);
-    const learned = await call("GET", `/v1/learning/tools/${refund}`);
-    expect(learned.json.text).toBe("Customer in wants money back");
-  });
-
-  it("caps what one session teaches a tool", async () => {
+  it("caps what one session teaches a tool, and repeats count once", async () => {
     const { refund, tools } = catalog();
     const sid = newSid();
     await op(sid, "catalog_sync", { tools });
-    const before = await merged();
-    for (const words of ["one", "two", "three", "four", "five"]) {
-      expect(await names(sid, `customer ${words}`)).toContain(refund);
+    const before = (await learning()).merged;
+    for (const word of ["whole", "happy", "square", "calm", "glad"]) {
+      expect(await names(sid, `customer ${word}`)).toContain(refund);
       await op(sid, "tool_resolve", { name: refund });
     }
-    await mergedAbove(before);
+    await mergedAtLeast(before, 3);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await call("GET", `/v1/learning/tools/${refund}`)).json.queries).toHaveLength(3);
+    const terms = await learnedTerms(refund);
+    // Three uses of the tool at most, and "customer", taught three times, is one source's support.
+    expect(terms.map((t) => t.term).sort()).toEqual(["customer", "happy", "square", "whole"]);
+    expect(terms.find((t) => t.term === "customer")).toMatchObject({ support: 1, sources: 1 });
+  });
+
+  it("learns only from real uses: not from calls waiting for approval, denied, or with invalid arguments", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const gated = `ops${tag}.wipe_cache`;
+    const tools = [
+      { name: gated, description: "Clear the cache", side_effects: "write" },
+      {
+        name: `ops${tag}.restart`,
+        description: "Restart a service",
+        input_schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      },
+    ];
+    const config = { policy: { approval: [gated] } };
+    const before = (await learning()).merged;
+    // Waiting, then denied.
+    const denied = newSid();
+    await call("PUT", `/v1/sessions/${denied}`, config);
+    await op(denied, "catalog_sync", { tools });
+    expect(await names(denied, "flush the stale cache")).toContain(gated);
+    const ask = (await op(denied, "tool_resolve", { name: gated })).json;
+    expect(ask.decision).toBe("needs_approval");
+    await op(denied, "approval_decide", { approval_id: ask.approval_id, decision: "deny" });
+    expect((await op(denied, "tool_resolve", { name: gated, approval_id: ask.approval_id })).status).toBe(403);
+    // Invalid arguments.
+    expect(await names(denied, "bounce the service")).toContain(`ops${tag}.restart`);
+    expect((await op(denied, "tool_resolve", { name: `ops${tag}.restart`, args: {} })).status).toBe(422);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await learning()).merged).toBe(before);
+    expect(await learnedTerms(gated)).toEqual([]);
+
+    // Approved: teaches, as of the request.
+    const approved = newSid();
+    await call("PUT", `/v1/sessions/${approved}`, config);
+    await op(approved, "catalog_sync", { tools });
+    expect(await names(approved, "flush the stale cache")).toContain(gated);
+    const pending = (await op(approved, "tool_resolve", { name: gated })).json;
+    await op(approved, "approval_decide", { approval_id: pending.approval_id, decision: "approve" });
+    const used = await op(approved, "tool_resolve", { name: gated, approval_id: pending.approval_id });
+    expect(used.json.decision).toBe("allow");
+    await mergedAtLeast(before, 1);
+    expect((await learnedTerms(gated)).map((t) => t.term).sort()).toEqual(["cache", "flush", "stale"]);
+  });
+
+  it("learns from reformulations, the user's own message and activations, at a lower weight", async () => {
+    const { charge, refund, tools } = catalog();
+    const sid = newSid();
+    await op(sid, "catalog_sync", { tools });
+    const before = (await learning()).merged;
+    // The user's message, a search whose results went unused, then the one that found the tool.
+    await op(sid, "context", { query: "she was charged twice by mistake, fix it" });
+    await names(sid, "undo the duplicate billing");
+    expect(await names(sid, "refund a charge")).toContain(refund);
+    await op(sid, "tool_resolve", { name: refund });
+    await mergedAtLeast(before, 1);
+    const terms = Object.fromEntries((await learnedTerms(refund)).map((t) => [t.term, t.support]));
+    expect(terms).toMatchObject({ refund: 1, charge: 1, undo: 0.5, duplicate: 0.5, billing: 0.5 });
+    expect(terms).toMatchObject({ charged: 0.5, twice: 0.5, mistake: 0.5, fix: 0.5 });
+
+    // An explicit activation after a search stands for that search when the tool is called later.
+    const other = newSid();
+    await op(other, "catalog_sync", { tools });
+    expect(await names(other, "bill the customer for the upgrade")).toContain(charge);
+    await op(other, "tool_activate", { names: [charge] });
+    for (const q of ["a", "b", "c", "d", "e", "f", "g", "h", "i"]) await names(other, `unrelated ${q}`);
+    await op(other, "tool_resolve", { name: charge });
+    await mergedAtLeast(before, 2);
+    expect((await learnedTerms(charge)).map((t) => t.term)).toContain("upgrade");
+  });
+
+  it("keeps no personal data: only ordinary words reach anything learning stores", async () => {
+    const { refund, tools } = catalog();
+    const phrasings = [
+      "refund Jenna Ortiz, card 4111 1111 1111 1111, she was double charged",
+      "refund card 4111-1111-1111-1111 double charged",
+      "customer ssn 123-45-6789 wants money back",
+      "wire back to IBAN GB82WEST12345698765432 please",
+      "passport X12345678 holder wants a refund",
+      "call her back on 4155550142 about the refund",
+      "my password is sunshine, refund the customer",
+      "refund via https://pay.example/reset/correct-horse-battery-staple for the customer",
+      "ask maria garcia whether the refund went out",
+      "refund bob@example.com for the duplicate charge",
+      "john smith needs his money back",
+      "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 refund",
+    ];
+    const secrets = [
+      "jenna",
+      "ortiz",
+      "4111",
+      "6789",
+      "gb82",
+      "iban",
+      "x12345678",
+      "4155550142",
+      "sunshine",
+      "horse",
+      "battery",
+      "staple",
+      "maria",
+      "garcia",
+      "bob",
+      "example",
+      "john",
+      "smith",
+      "ghp",
+      "abcdefghijklmnopqrstuvwxyz",
+    ];
+    const before = (await learning()).merged;
+    // Enough sources for anything stored to count: three sessions per phrasing.
+    for (const phrasing of phrasings) {
+      for (let i = 0; i < 3; i++) {
+        const sid = newSid();
+        await op(sid, "catalog_sync", { tools });
+        await op(sid, "tool_search", { query: phrasing, limit: 10 });
+        await op(sid, "tool_resolve", { name: refund });
+      }
+    }
+    await mergedAtLeast(before, phrasings.length);
+    await settled();
+    // Everything the tenant's learning object stores, every table and column, as text.
+    const stub = env.LEARNING.get(env.LEARNING.idFromName("tenant-a"));
+    const dump = await runInDurableObject(stub, (_obj, state) => {
+      const tables = state.storage.sql
+        .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+        .toArray();
+      return tables
+        .map((t) => JSON.stringify(state.storage.sql.exec(`SELECT * FROM "${t.name}"`).toArray()))
+        .join("\n")
+        .toLowerCase();
+    });
+    // Compared word by word: a salted hash or a timestamp may hold any digits.
+    const stored = new Set(dump.match(/[a-z0-9]+/g));
+    const served = new Set(JSON.stringify(await learnedTerms(refund)).toLowerCase().match(/[a-z0-9]+/g));
+    for (const secret of secrets) {
+      expect(stored.has(secret), secret).toBe(false);
+      expect(served.has(secret), secret).toBe(false);
+    }
+    expect(served.has("double")).toBe(true);
+  });
+
+  it("keeps well-supported words through a flood of new ones", async () => {
+    const stub = env.LEARNING.get(env.LEARNING.idFromName(`flood-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, (_obj, state) => {
+      const store = new LearningStore(createSql(state.storage.sql));
+      const now = Date.now();
+      for (let s = 0; s < 5; s++)
+        store.record({ session: `legit-${s}`, user: null }, [{ tool: "t", at: now, terms: [["whole", 1]] }], now);
+      // 60 sessions, each three uses of twelve words no one else uses: far over the tool's bound.
+      const word = (n: number) => `flood${[...n.toString(26)].map((d) => String.fromCharCode(97 + Number.parseInt(d, 26))).join("")}`;
+      for (let s = 0; s < 60; s++) {
+        const uses = [0, 1, 2].map((u) => ({
+          tool: "t",
+          at: now,
+          terms: Array.from({ length: 12 }, (_, w) => [word(s * 36 + u * 12 + w), 1] as const),
+        }));
+        store.record({ session: `flood-${s}`, user: null }, uses, now);
+      }
+      const kept = store.tool("t", now);
+      expect(kept?.terms.find((t) => t.term === "whole")).toMatchObject({ sources: 5 });
+      const rows = state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM learn_evidence`).one().n;
+      expect(rows).toBeLessThanOrEqual(400);
+    });
+  });
+
+  it("converts a first-version store: its queries become terms, the queries are gone", async () => {
+    const stub = env.LEARNING.get(env.LEARNING.idFromName(`old-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, (_obj, state) => {
+      const sql = state.storage.sql;
+      sql.exec(`CREATE TABLE learn_pairs (session TEXT, tool TEXT, query TEXT, at INTEGER)`);
+      sql.exec(
+        `INSERT INTO learn_pairs VALUES ('s1', 'stripe.refund', 'refund Jenna card 4111 1111 1111 1111 double charged', ?)`,
+        Date.now(),
+      );
+      const store = new LearningStore(createSql(sql));
+      state.storage.transactionSync(() => store.migrate(Date.now()));
+      const tables = sql.exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`).toArray();
+      expect(tables.map((t) => t.name)).not.toContain("learn_pairs");
+      expect(store.tool("stripe.refund", Date.now())?.terms.map((t) => t.term)).toEqual([
+        "charged",
+        "double",
+        "refund",
+      ]);
+    });
+  });
+
+  it("merges 64 sessions teaching at once: merged equals taught", async () => {
+    const { refund, tools } = catalog();
+    const before = (await learning()).merged;
+    await Promise.all(Array.from({ length: 64 }, () => teach(tools, QUERY, refund)));
+    expect(await mergedAtLeast(before, 64)).toBe(before + 64);
+    expect((await learnedTerms(refund)).find((t) => t.term === "upset")).toMatchObject({ sources: 64 });
   });
 
   it("forgets a tool, and a new session ranks it cold again", async () => {
     const { charge, refund, tools } = catalog();
-    const query = "make the customer whole";
-    const before = await merged();
-    await teach(tools, query, refund);
-    await mergedAbove(before);
+    await teachMany(tools, QUERY, refund, 3);
+    expect(await fresh(tools, QUERY)).toEqual([refund, charge]);
     const forgot = await call("DELETE", `/v1/learning/tools/${refund}`);
     expect(forgot.status).toBe(200);
-    expect(forgot.json.forgotten_pairs).toBe(1);
-    expect((await call("GET", `/v1/learning/tools/${refund}`)).json).toEqual({
-      tool: refund,
-      text: "",
-      queries: [],
-    });
-    const fresh = newSid();
-    await op(fresh, "catalog_sync", { tools });
-    expect(await names(fresh, query)).toEqual([charge, refund]);
+    expect(forgot.json.forgotten).toBe(9);
+    expect((await call("GET", `/v1/learning/tools/${refund}`)).json).toEqual({ tool: refund, terms: [] });
+    expect(await fresh(tools, QUERY)).toEqual([charge, refund]);
   });
 
   it("neither learns from nor ranks with use when the session turns learning off", async () => {
     const { charge, refund, tools } = catalog();
-    const query = "make the customer whole";
-    const before = await merged();
-    await teach(tools, query, refund);
-    await mergedAbove(before);
-
+    await teachMany(tools, QUERY, refund, 3);
+    const config = { learning: { enabled: false } };
+    expect(await fresh(tools, QUERY, config)).toEqual([charge, refund]);
     const off = newSid();
-    expect((await call("PUT", `/v1/sessions/${off}`, { learning: { enabled: false } })).status).toBe(200);
+    await call("PUT", `/v1/sessions/${off}`, config);
     await op(off, "catalog_sync", { tools });
-    expect(await names(off, query)).toEqual([charge, refund]);
-    const now = await merged();
+    const now = (await learning()).merged;
+    await names(off, QUERY);
     await op(off, "tool_resolve", { name: charge });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await merged()).toBe(now);
+    expect((await learning()).merged).toBe(now);
   });
 
   it("is reachable from the typed client's tenant methods", async () => {
@@ -163,16 +386,17 @@ describe("learning from use", () => {
     });
     const { refund, tools } = catalog();
     const before = (await trove.tenant.learning_get()).merged;
-    await teach(tools, "customer wants a refund", refund);
-    await mergedAbove(before);
-    expect((await trove.tenant.learning_tool_get({ name: refund })).text).toBe("customer wants a refund");
-    expect(await trove.tenant.learning_tool_forget({ name: refund })).toEqual({ forgotten_pairs: 1 });
+    await teach(tools, "customer refund", refund);
+    await mergedAtLeast(before, 1);
+    const got = await trove.tenant.learning_tool_get({ name: refund });
+    expect(got.terms.map((t) => t.term).sort()).toEqual(["customer", "refund"]);
+    expect(await trove.tenant.learning_tool_forget({ name: refund })).toEqual({ forgotten: 2 });
     const error = await trove.tenant.learning_tool_get({ name: "bad name" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TroveApiError);
     expect(error).toMatchObject({ status: 400, code: "invalid_input", details: { field: "name" } });
   });
 
-  it("answers only with a key, and names a bad tool name", async () => {
+  it("answers only with a key, names a bad tool name, and refuses bad thresholds", async () => {
     expect((await call("GET", "/v1/learning", undefined, null)).status).toBe(401);
     const post = await call("POST", "/v1/learning", {});
     expect(post.status).toBe(405);
@@ -180,5 +404,12 @@ describe("learning from use", () => {
     const bad = await call("GET", "/v1/learning/tools/bad%20name");
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: "invalid_input", details: { field: "name" } });
+    const sid = newSid();
+    const zero = await call("PUT", `/v1/sessions/${sid}`, { learning: { min_support: 0 } });
+    expect(zero.status).toBe(400);
+    expect(zero.json.error.details.field).toBe("learning.min_support");
+    const user = await call("PUT", `/v1/sessions/${sid}`, { user: "" });
+    expect(user.status).toBe(400);
+    expect(user.json.error.details.field).toBe("user");
   });
 });

@@ -109,11 +109,27 @@ export interface SessionGetOutput {
        */
       max_tokens?: number | null;
     };
+    /**
+     * An opaque, stable id of the session's end user (send a hash of your own id): learning counts each user once
+     */
+    user?: string | null;
     learning?: {
       /**
-       * Teach the tenant's ranking which tool this session used after a search, and rank with what it learned
+       * Teach the tenant's ranking the words that led this session to each tool it used, and rank with what it learned
        */
       enabled?: boolean;
+      /**
+       * Support a learned word needs to count for a tool that only reads: three people agreeing is a habit of the tenant, not one person's wording
+       */
+      min_support?: number;
+      /**
+       * The same for a tool that changes something (side effects not read or pure): a wrong lift there costs more
+       */
+      min_support_write?: number;
+      /**
+       * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
+       */
+      min_support_contested?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
@@ -266,11 +282,27 @@ export interface SessionConfigureInput {
      */
     max_tokens?: number | null;
   };
+  /**
+   * An opaque, stable id of the session's end user (send a hash of your own id): learning counts each user once
+   */
+  user?: string | null;
   learning?: {
     /**
-     * Teach the tenant's ranking which tool this session used after a search, and rank with what it learned
+     * Teach the tenant's ranking the words that led this session to each tool it used, and rank with what it learned
      */
     enabled?: boolean;
+    /**
+     * Support a learned word needs to count for a tool that only reads: three people agreeing is a habit of the tenant, not one person's wording
+     */
+    min_support?: number;
+    /**
+     * The same for a tool that changes something (side effects not read or pure): a wrong lift there costs more
+     */
+    min_support_write?: number;
+    /**
+     * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
+     */
+    min_support_contested?: number;
   };
   /**
    * An idle session is erased after this many seconds; any request extends it
@@ -388,11 +420,27 @@ export interface SessionConfigureOutput {
        */
       max_tokens?: number | null;
     };
+    /**
+     * An opaque, stable id of the session's end user (send a hash of your own id): learning counts each user once
+     */
+    user?: string | null;
     learning?: {
       /**
-       * Teach the tenant's ranking which tool this session used after a search, and rank with what it learned
+       * Teach the tenant's ranking the words that led this session to each tool it used, and rank with what it learned
        */
       enabled?: boolean;
+      /**
+       * Support a learned word needs to count for a tool that only reads: three people agreeing is a habit of the tenant, not one person's wording
+       */
+      min_support?: number;
+      /**
+       * The same for a tool that changes something (side effects not read or pure): a wrong lift there costs more
+       */
+      min_support_write?: number;
+      /**
+       * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
+       */
+      min_support_contested?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
@@ -868,11 +916,27 @@ export interface StateOutput {
        */
       max_tokens?: number | null;
     };
+    /**
+     * An opaque, stable id of the session's end user (send a hash of your own id): learning counts each user once
+     */
+    user?: string | null;
     learning?: {
       /**
-       * Teach the tenant's ranking which tool this session used after a search, and rank with what it learned
+       * Teach the tenant's ranking the words that led this session to each tool it used, and rank with what it learned
        */
       enabled?: boolean;
+      /**
+       * Support a learned word needs to count for a tool that only reads: three people agreeing is a habit of the tenant, not one person's wording
+       */
+      min_support?: number;
+      /**
+       * The same for a tool that changes something (side effects not read or pure): a wrong lift there costs more
+       */
+      min_support_write?: number;
+      /**
+       * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
+       */
+      min_support_contested?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
@@ -1486,57 +1550,68 @@ export interface PackEnableToolsOutput {
 
 export interface LearningGetOutput {
   /**
-   * (query → tool) pairs held, after caps, redaction and expiry
+   * Rows held, one per (tool, term, source), after caps and expiry
    */
-  pairs: number;
+  rows: number;
   /**
-   * Pairs merged so far (poll it to wait for a session's pairs)
+   * Uses merged so far (poll it to wait for a session's uses)
    */
   merged: number;
   /**
-   * Tools with learned text
+   * Tools with learned terms
    */
   tools: number;
   /**
-   * Sessions that contributed
+   * Distinct sources behind the rows: end users, or sessions that named none
    */
-  sessions: number;
+  sources: number;
   /**
-   * Increases with every merge that changed a tool's text
+   * Increases with every merge that changed what sessions index
    */
   version: number;
   /**
-   * When pairs were last merged (ISO 8601)
+   * When uses were last merged (ISO 8601)
    */
   last_merge_at: string | null;
 }
 
 export interface LearningForgetOutput {
-  forgotten_pairs: number;
+  /**
+   * Rows deleted
+   */
+  forgotten: number;
 }
 
 export interface LearningToolGetOutput {
   tool: string;
   /**
-   * What sessions index for the tool (empty when nothing was learned)
+   * Everything learning stores for the tool, best supported first (empty when nothing)
    */
-  text: string;
-  queries: {
+  terms: {
     /**
-     * As stored: personal data redacted
+     * An ordinary word (or a word of the tenant's catalog); never text
      */
-    query: string;
+    term: string;
     /**
-     * Evidence, decayed with a 30-day half-life
+     * Distinct sources that taught it, each weighing at most 1, decayed with a 30-day half-life
      */
-    weight: number;
-    sessions: number;
+    support: number;
+    /**
+     * Sources behind it
+     */
+    sources: number;
+    /**
+     * When it was last taught (ISO 8601)
+     */
     last_at: string;
   }[];
 }
 
 export interface LearningToolForgetOutput {
-  forgotten_pairs: number;
+  /**
+   * Rows deleted
+   */
+  forgotten: number;
 }
 
 export interface CatalogListOutput {
@@ -1979,7 +2054,7 @@ export const TENANT_ROUTES = {
 /** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
 export interface TenantMethods {
   /**
-   * What the tenant's sessions taught its ranking: pairs, tools with learned text, last merge.
+   * What the tenant's sessions taught its ranking: rows, tools with learned terms, last merge.
    *
    * `GET /v1/learning`.
    */
@@ -1991,7 +2066,7 @@ export interface TenantMethods {
    */
   learning_forget(): Promise<LearningForgetOutput>;
   /**
-   * What was learned for one tool: its learned text and the queries behind it.
+   * Everything learning stores for one tool: its terms, their support and sources.
    *
    * `GET /v1/learning/tools/{name}`.
    */
