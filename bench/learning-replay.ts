@@ -7,13 +7,15 @@ import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
 import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
 
-const KEYS = { learned: "eval-a:key-a", control: "eval-b:key-b" } as const;
+const KEYS: Record<string, string> = { learned: "eval-a:key-a", control: "eval-b:key-b" };
+/** Further tenants, `attack-0` … `attack-11` (bench/learning-safety.ts gives each attack its own). */
+for (let i = 0; i < 12; i++) KEYS[`attack-${i}`] = `eval-attack-${i}:key-attack-${i}`;
 
 export interface Replay {
   /** Runs `op` on session `sid` of the tenant; throws on an error answer. */
-  op<T>(tenant: keyof typeof KEYS, sid: string, name: string, input: unknown): Promise<T>;
+  op<T>(tenant: string, sid: string, name: string, input: unknown): Promise<T>;
   /** GET on a tenant route (`/v1/learning`…). */
-  get<T>(tenant: keyof typeof KEYS, path: string): Promise<T>;
+  get<T>(tenant: string, path: string): Promise<T>;
   dispose(): Promise<void>;
 }
 
@@ -28,16 +30,17 @@ export async function startReplay(): Promise<Replay> {
       CATALOGS: { className: "CatalogObject", useSQLite: true },
       CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
     },
-    bindings: { TROVE_API_KEYS: `${KEYS.learned},${KEYS.control}` },
+    bindings: { TROVE_API_KEYS: Object.values(KEYS).join(",") },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.resume();
-      if (process.env.DEBUG_REPLAY) stderr.pipe(process.stderr); else stderr.resume();
+      if (process.env.DEBUG_REPLAY) stderr.pipe(process.stderr);
+      else stderr.resume();
       if (process.env.DEBUG_REPLAY) stdout.pipe(process.stdout);
     },
   });
   await mf.ready;
-  const request = async <T>(tenant: keyof typeof KEYS, method: string, path: string, body?: unknown) => {
-    const key = KEYS[tenant].split(":")[1];
+  const request = async <T>(tenant: string, method: string, path: string, body?: unknown) => {
+    const key = KEYS[tenant]?.split(":")[1];
     const res = await mf.dispatchFetch(`http://trove.local${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

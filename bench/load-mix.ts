@@ -1,11 +1,12 @@
 // The load test's virtual agent: a session set up like a real agent's, then turns in a realistic
 // mix (context, tool_search, tool_resolve with approvals, re-syncs, skills, state), each request
 // timed and checked by a Recorder that stops starting new ones at its deadline or request cap.
-import { Validator } from "@cfworker/json-schema";
 import { type OperationInput, TroveApiError, type TroveSession } from "../packages/client/src/index";
 import { evalQueries } from "./catalogs";
 
-export type CatalogTool = OperationInput<"catalog_sync">["tools"][number];
+import { argsFor, type CatalogTool } from "./sample-args";
+
+export { argsFor, type CatalogTool };
 
 /** Calls a person must approve: about one resolve in six lands on one of these in the dev catalog. */
 export const APPROVAL_GLOBS = ["*delete*", "*send*", "*refund*", "*.create_issue", "*merge*"];
@@ -108,50 +109,6 @@ export function rng(seed: number): () => number {
 
 const pick = <T>(items: readonly T[], random: () => number): T =>
   items[Math.floor(random() * items.length)] as T;
-
-type Schema = { type?: string; enum?: unknown[]; required?: string[]; properties?: Record<string, Schema> };
-
-/** The smallest value of a schema's type, with every required property filled in. */
-function minimalValue(schema: Schema): unknown {
-  if (schema.enum) return schema.enum[0];
-  switch (schema.type) {
-    case "string":
-      return "x";
-    case "integer":
-    case "number":
-      return 1;
-    case "boolean":
-      return true;
-    case "array":
-      return [];
-    default:
-      return Object.fromEntries(
-        (schema.required ?? []).map((k) => [k, minimalValue(schema.properties?.[k] ?? {})]),
-      );
-  }
-}
-
-const argsCache = new Map<string, Record<string, unknown>>();
-
-/**
- * Arguments a model would send: the tool's first example when it is valid, else the required
- * fields with minimal values. Checked here so that a 422 in the run is Trove's, not the mix's.
- */
-export function argsFor(tool: CatalogTool): Record<string, unknown> {
-  const schema = (tool.input_schema ?? {}) as Schema;
-  const key = JSON.stringify(schema) + JSON.stringify(tool.examples?.[0]?.args ?? null);
-  const cached = argsCache.get(key);
-  if (cached) return cached;
-  const validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], "2020-12", false);
-  const example = tool.examples?.[0]?.args as Record<string, unknown> | undefined;
-  const args =
-    example && validator.validate(example).valid
-      ? example
-      : (minimalValue(schema) as Record<string, unknown>);
-  if (!validator.validate(args).valid) throw new Error(`no valid arguments for ${tool.name}`);
-  argsCache.set(key, args);
-  return args;
-}
 
 export interface Agent {
   session: TroveSession;

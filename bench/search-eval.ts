@@ -8,6 +8,7 @@ import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
 import { conceptCount, queryTermGroups } from "../src/search/text";
 import { startBench, table } from "./harness";
 import { startReplay } from "./learning-replay";
+import { attackEvaluation, concurrencyEvaluation, privacyEvaluation } from "./learning-safety";
 import { argsFor, type CatalogTool } from "./load-mix";
 
 interface EvalQuery {
@@ -218,7 +219,10 @@ async function learningEvaluation(
         await replay.op("learned", sid, "session_configure", { user: `hash-of-${user}` });
         await replay.op("learned", sid, "catalog_sync", { tools: catalog });
         for (const q of mine.slice(start, start + REQUESTS_PER_SESSION)) {
-          const out = await replay.op<SearchOutput>("learned", sid, "tool_search", { query: q.query, limit: 10 });
+          const out = await replay.op<SearchOutput>("learned", sid, "tool_search", {
+            query: q.query,
+            limit: 10,
+          });
           const used = out.tools.find((t) => q.expected.includes(t.name))?.name;
           if (!used) continue;
           const tool = byName.get(used);
@@ -240,7 +244,9 @@ async function learningEvaluation(
       const figures = async (tenant: "learned" | "control") => {
         const sid = `test-${n}`;
         if (args.thresholds) {
-          const [min_support, min_support_write, min_support_contested] = args.thresholds.split(",").map(Number);
+          const [min_support, min_support_write, min_support_contested] = args.thresholds
+            .split(",")
+            .map(Number);
           await replay.op(tenant, sid, "session_configure", {
             learning: { enabled: true, min_support, min_support_write, min_support_contested },
           });
@@ -310,6 +316,35 @@ async function learningEvaluation(
   }
 }
 
+/** Poisoning, personal data and concurrent merges (bench/learning-safety.ts), with their targets. */
+async function safetyEvaluation(): Promise<string> {
+  const replay = await startReplay();
+  try {
+    const attack = await attackEvaluation(replay, catalog);
+    const privacy = await privacyEvaluation(replay, catalog);
+    const concurrent = await concurrencyEvaluation(replay, catalog);
+    const fewest = Math.min(...attack.outcomes.map((o) => o.top3 ?? Number.POSITIVE_INFINITY));
+    const attackMet = fewest >= 50;
+    return [
+      "### Learning safety (bench/learning-safety.ts)",
+      "",
+      "Poisoning: colluding sessions of one tenant, each with three search → use pairs whose searches hold the request and the target's own words, a reformulation and a user message (all that an end user steering an agent can cause); the target's rank for each request in a new session after 1, 2, 3 … 64 of them (top 20 read; a rank counts as moved when it first improves).",
+      "",
+      attack.table,
+      "",
+      `targets (poisoning): no attack with fewer than 50 colluding sessions puts the target in the top 3 (fewest: ${Number.isFinite(fewest) ? fewest : "> 64"}) -> ${attackMet ? "met" : "NOT met"}`,
+      "",
+      `Personal data: ${privacy.requests} requests full of it (cards spaced and dashed, an SSN, IBANs, a passport, phones, passwords, a secret in a URL path, names in lower case, an email, a token, an address, a date of birth, an account number), each searched and used in 5 sessions (${privacy.uses} sessions). Stored words for the tool: ${privacy.terms.join(", ")}.`,
+      "",
+      `targets (personal data): 0 secrets retrievable (${privacy.leaked.length}${privacy.leaked.length > 0 ? `: ${privacy.leaked.join(", ")}` : ""}) -> ${privacy.leaked.length === 0 ? "met" : "NOT met"}`,
+      "",
+      `targets (concurrency): ${concurrent.sessions} sessions teaching at once, ${concurrent.taught} uses taught, ${concurrent.merged} merged -> ${concurrent.merged === concurrent.taught ? "met" : "NOT met"}`,
+    ].join("\n");
+  } finally {
+    await replay.dispose();
+  }
+}
+
 const bench = await startBench();
 try {
   const session = await bench.session("search-eval");
@@ -357,6 +392,11 @@ try {
     const body = learned.sections.map((s) => `${s.file}\n\n${s.table}\n\n${s.targets}`).join("\n\n");
     console.log(`\n${learned.heading}\n\n${body}\n`);
     sections.push(`### ${learned.heading}\n\n${body}\n`);
+  }
+  if (!args.thresholds && args.catalog === "bench/search-eval/catalog.json") {
+    const safety = await safetyEvaluation();
+    console.log(`\n${safety}\n`);
+    sections.push(`${safety}\n`);
   }
   if (args.calibrate) {
     const fit = fitCurve(everything);

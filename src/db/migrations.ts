@@ -352,6 +352,8 @@ export const MIGRATIONS: readonly Migration[] = [
       // Which fields hold a term: a learned word another tool's own text uses needs more support
       // (src/learning/session-learning.ts). A virtual table over the index: it stores nothing.
       `CREATE VIRTUAL TABLE trove_tools_vocab_col USING fts5vocab(trove_tools_fts, 'col')`,
+      // Learned text of the first version held whole queries: gone; the next search fetches words.
+      `UPDATE trove_tools SET f_learned = '' WHERE f_learned != ''`,
       // Uses the tenant's learning object has not acknowledged yet, as the terms they teach (issue
       // 27): queued raw queries are dropped, never sent.
       `DROP TABLE trove_learning_outbox`,

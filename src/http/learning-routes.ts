@@ -26,7 +26,9 @@ const LearnedTool = z.object({
         term: z.string().describe("An ordinary word (or a word of the tenant's catalog); never text"),
         support: z
           .number()
-          .describe("Distinct sources that taught it, each weighing at most 1, decayed with a 30-day half-life"),
+          .describe(
+            "Distinct sources that taught it, each weighing at most 1, decayed with a 30-day half-life",
+          ),
         sources: z.number().int().describe("Sources behind it"),
         last_at: z.string().describe("When it was last taught (ISO 8601)"),
       }),

@@ -109,6 +109,14 @@ const HALF_LIFE_MS = LEARNING.halfLifeDays * DAY;
 export class LearningStore {
   constructor(private readonly sql: Sql) {}
 
+  /** Whether this object holds a store at all (of this version or the first). */
+  exists(): boolean {
+    return (
+      this.sql.one(`SELECT 1 AS x FROM sqlite_master WHERE name IN ('learn_meta', 'learn_pairs') LIMIT 1`) !==
+      undefined
+    );
+  }
+
   /**
    * Creates the schema; a store of the first version (whole queries, issue 15) is converted once:
    * each query keeps only the terms learnedTerms lets through, taught by its session, and the

@@ -56,7 +56,8 @@ interface Search {
 }
 
 export class SessionLearning {
-  #pending: LearnedUse[] = [];
+  /** Uses noted, with the texts (and their weights) that led to each, until `take`. */
+  #pending: { tool: string; at: number; texts: [string, number][] }[] = [];
   /** (tool, words) this object already taught: a session teaches each once. */
   readonly #taught = new Set<string>();
   /** Searches whose results were used: they are no one's reformulation. */
@@ -93,11 +94,9 @@ export class SessionLearning {
    * the words that led there become a use to teach.
    */
   observeUse(tool: string, at: number): void {
-    const terms = new Map<string, number>();
-    const add = (text: string, weight: number) => {
-      for (const term of learnedTerms(text, this.known))
-        terms.set(term, Math.max(terms.get(term) ?? 0, weight));
-    };
+    // Only the texts are noted here: their words are read after the response (take).
+    const texts: [string, number][] = [];
+    const add = (text: string, weight: number) => texts.push([text, weight]);
     const searches = this.searches(at);
     const activation = this.#activated.get(tool);
     const found =
@@ -122,7 +121,7 @@ export class SessionLearning {
     }
     const request = this.#requests.findLast((r) => r.at <= at && at - r.at <= SEARCH_WINDOW_MS);
     if (request && this.once(tool, `\u0001${request.query}`)) add(request.query, INDIRECT_WEIGHT);
-    if (terms.size > 0) this.#pending.push({ tool, at, terms: [...terms] });
+    if (texts.length > 0) this.#pending.push({ tool, at, texts });
   }
 
   /** The session's recent full-text searches before `until`, newest first. */
@@ -149,11 +148,20 @@ export class SessionLearning {
     return this.#pending.length > 0;
   }
 
-  /** The uses waiting to be sent; they are the caller's now (put them back with `requeue`). */
+  /**
+   * The uses waiting to be sent, as the terms they teach; they are the caller's now. Called after
+   * the response: reading words against the dictionary is no request's cost.
+   */
   take(): LearnedUse[] {
-    const uses = this.#pending;
+    const pending = this.#pending;
     this.#pending = [];
-    return uses;
+    return pending.flatMap(({ tool, at, texts }) => {
+      const terms = new Map<string, number>();
+      for (const [text, weight] of texts)
+        for (const term of learnedTerms(text, this.known))
+          terms.set(term, Math.max(terms.get(term) ?? 0, weight));
+      return terms.size === 0 ? [] : [{ tool, at, terms: [...terms] }];
+    });
   }
 
   /** Whether the index's learned text may be more than REFRESH_MS old, or was computed otherwise. */

@@ -181,7 +181,9 @@ describe("learning from use", () => {
     const ask = (await op(denied, "tool_resolve", { name: gated })).json;
     expect(ask.decision).toBe("needs_approval");
     await op(denied, "approval_decide", { approval_id: ask.approval_id, decision: "deny" });
-    expect((await op(denied, "tool_resolve", { name: gated, approval_id: ask.approval_id })).status).toBe(403);
+    expect((await op(denied, "tool_resolve", { name: gated, approval_id: ask.approval_id })).status).toBe(
+      403,
+    );
     // Invalid arguments.
     expect(await names(denied, "bounce the service")).toContain(`ops${tag}.restart`);
     expect((await op(denied, "tool_resolve", { name: `ops${tag}.restart`, args: {} })).status).toBe(422);
@@ -291,7 +293,11 @@ describe("learning from use", () => {
     });
     // Compared word by word: a salted hash or a timestamp may hold any digits.
     const stored = new Set(dump.match(/[a-z0-9]+/g));
-    const served = new Set(JSON.stringify(await learnedTerms(refund)).toLowerCase().match(/[a-z0-9]+/g));
+    const served = new Set(
+      JSON.stringify(await learnedTerms(refund))
+        .toLowerCase()
+        .match(/[a-z0-9]+/g),
+    );
     for (const secret of secrets) {
       expect(stored.has(secret), secret).toBe(false);
       expect(served.has(secret), secret).toBe(false);
@@ -305,9 +311,14 @@ describe("learning from use", () => {
       const store = new LearningStore(createSql(state.storage.sql));
       const now = Date.now();
       for (let s = 0; s < 5; s++)
-        store.record({ session: `legit-${s}`, user: null }, [{ tool: "t", at: now, terms: [["whole", 1]] }], now);
+        store.record(
+          { session: `legit-${s}`, user: null },
+          [{ tool: "t", at: now, terms: [["whole", 1]] }],
+          now,
+        );
       // 60 sessions, each three uses of twelve words no one else uses: far over the tool's bound.
-      const word = (n: number) => `flood${[...n.toString(26)].map((d) => String.fromCharCode(97 + Number.parseInt(d, 26))).join("")}`;
+      const word = (n: number) =>
+        `flood${[...n.toString(26)].map((d) => String.fromCharCode(97 + Number.parseInt(d, 26))).join("")}`;
       for (let s = 0; s < 60; s++) {
         const uses = [0, 1, 2].map((u) => ({
           tool: "t",
@@ -334,7 +345,9 @@ describe("learning from use", () => {
       );
       const store = new LearningStore(createSql(sql));
       state.storage.transactionSync(() => store.migrate(Date.now()));
-      const tables = sql.exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`).toArray();
+      const tables = sql
+        .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+        .toArray();
       expect(tables.map((t) => t.name)).not.toContain("learn_pairs");
       expect(store.tool("stripe.refund", Date.now())?.terms.map((t) => t.term)).toEqual([
         "charged",
@@ -394,6 +407,17 @@ describe("learning from use", () => {
     const error = await trove.tenant.learning_tool_get({ name: "bad name" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TroveApiError);
     expect(error).toMatchObject({ status: 400, code: "invalid_input", details: { field: "name" } });
+  });
+
+  it("writes nothing when a tenant that never taught is read", async () => {
+    expect((await call("GET", "/v1/learning", undefined, KEY_B)).json).toMatchObject({ rows: 0, merged: 0 });
+    expect((await call("GET", "/v1/learning/tools/a.b", undefined, KEY_B)).json).toEqual({ tool: "a.b", terms: [] });
+    expect((await call("DELETE", "/v1/learning", undefined, KEY_B)).json).toEqual({ forgotten: 0 });
+    const stub = env.LEARNING.get(env.LEARNING.idFromName("tenant-b"));
+    const tables = await runInDurableObject(stub, (_obj, state) =>
+      state.storage.sql.exec(`SELECT name FROM sqlite_master`).toArray(),
+    );
+    expect(tables).toEqual([]);
   });
 
   it("answers only with a key, names a bad tool name, and refuses bad thresholds", async () => {
