@@ -411,7 +411,10 @@ describe("learning from use", () => {
 
   it("writes nothing when a tenant that never taught is read", async () => {
     expect((await call("GET", "/v1/learning", undefined, KEY_B)).json).toMatchObject({ rows: 0, merged: 0 });
-    expect((await call("GET", "/v1/learning/tools/a.b", undefined, KEY_B)).json).toEqual({ tool: "a.b", terms: [] });
+    expect((await call("GET", "/v1/learning/tools/a.b", undefined, KEY_B)).json).toEqual({
+      tool: "a.b",
+      terms: [],
+    });
     expect((await call("DELETE", "/v1/learning", undefined, KEY_B)).json).toEqual({ forgotten: 0 });
     const stub = env.LEARNING.get(env.LEARNING.idFromName("tenant-b"));
     const tables = await runInDurableObject(stub, (_obj, state) =>
