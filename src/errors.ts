@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, meaning: "Missing or unknown API key" },
   body_too_large: { status: 413, meaning: "The body is over 5 MB" },
   not_found: { status: 404, meaning: "No such route" },
+  unknown_host: {
+    status: 421,
+    meaning: "The Host header is not one of this service's names (localhost, 127.0.0.1, TROVE_HOSTNAMES)",
+  },
   unknown_operation: { status: 404, meaning: "No operation of that name" },
   method_not_allowed: {
     status: 405,

@@ -121,12 +121,13 @@ export interface Operation<
   handler(ctx: OpContext, input: z.output<I>): z.input<O>;
 }
 
-/** Errors any operation can answer: its input, the request around it, the key, the session id. */
+/** Errors any operation can answer: its input, the request around it, its Host, the key, the session id. */
 export const COMMON_ERRORS = [
   "invalid_input",
   "invalid_json",
   "too_deep",
   "invalid_session_id",
+  "unknown_host",
   "unauthorized",
   "body_too_large",
   "unavailable",

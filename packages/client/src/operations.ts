@@ -2056,6 +2056,7 @@ export type TroveErrorCode =
   | "unauthorized"
   | "body_too_large"
   | "not_found"
+  | "unknown_host"
   | "unknown_operation"
   | "method_not_allowed"
   | "internal"
