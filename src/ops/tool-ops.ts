@@ -10,10 +10,21 @@ import { defineOp, type OpContext } from "./operation";
 
 export const CatalogSyncInput = z
   .strictObject({
-    tools: z.array(ToolRecord).max(MAX_TOOLS, `a session holds at most ${MAX_TOOLS} tools`),
+    // The limit is checked below, to answer catalog_too_large as a catalog over it does once
+    // merged; maxItems still tells the schema's readers.
+    tools: z.array(ToolRecord).meta({ maxItems: MAX_TOOLS }),
     mode: z.enum(["replace", "merge"]).default("replace"),
   })
   .superRefine((input, ctx) => {
+    if (input.tools.length > MAX_TOOLS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["tools"],
+        message: `a session holds at most ${MAX_TOOLS} tools`,
+        params: { code: "catalog_too_large", limit: MAX_TOOLS, total: input.tools.length },
+      });
+      return;
+    }
     const seen = new Set<string>();
     input.tools.forEach((tool, i) => {
       if (seen.has(tool.name)) {

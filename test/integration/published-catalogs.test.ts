@@ -138,6 +138,18 @@ describe("publishing", () => {
     const notJson = await publish(name, "{");
     expect(notJson.json.error.code).toBe("invalid_json");
   });
+
+  it("refuses 10,001 tools with catalog_too_large, as documented, and writes nothing", async () => {
+    const name = newName();
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ name: `bulk.t${i}`, description: "" }));
+    const res = await publish(name, { tools: many });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({
+      code: "catalog_too_large",
+      details: { field: "tools", limit: 10_000, total: 10_001 },
+    });
+    expect((await call("GET", `/v1/catalogs/${name}`)).status).toBe(404);
+  });
 });
 
 describe("a session using a published catalog", () => {
