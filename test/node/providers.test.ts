@@ -284,6 +284,8 @@ async function typeCheck(requests: readonly TypedRequest[]): Promise<string[][]>
 const USER_TEXT = "Refund the duplicate payment pi_123, then file a bug about it in acme/web.";
 let anthropicDeferred: any;
 let anthropicPlain: any;
+/** Without defer_loading, examples on: github_create_issue carries input_examples (beta types only). */
+let anthropicWithExamples: any;
 let openaiChat: any;
 let openaiResponses: any;
 let openaiDeferred: any;
@@ -328,6 +330,7 @@ beforeAll(async () => {
   // request comes from a session with examples off, and without defer_loading.
   const plain = await session({ ...CONFIG, examples: { enabled: false } });
   anthropicPlain = await trove(plain, "/context", { format: "anthropic" });
+  anthropicWithExamples = await trove(sid, "/context", { format: "anthropic" });
 
   const searchCall = { query: "refund a payment or create an issue" };
   requests = {
@@ -356,7 +359,7 @@ beforeAll(async () => {
       messages: [{ role: "user", content: USER_TEXT }],
     },
     chat: {
-      model: "gpt-4.1",
+      model: "gpt-5.4",
       messages: [
         { role: "system", content: openaiChat.system },
         { role: "user", content: USER_TEXT },
@@ -364,7 +367,7 @@ beforeAll(async () => {
       tools: openaiChat.tools,
     },
     responses: {
-      model: "gpt-5",
+      model: "gpt-5.4",
       instructions: openaiResponses.system,
       input: [{ role: "user", content: USER_TEXT }],
       tools: openaiResponses.tools,
@@ -411,6 +414,8 @@ describe("Trove's answers in the providers' SDK types", () => {
       responsesAsChat,
       chatToolsAsOutput,
       serverExecution,
+      examplesAsGa,
+      examplesAsBeta,
     ] = await typeCheck([
       { type: "Anthropic.Beta.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicBeta },
       { type: "Anthropic.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicMessages },
@@ -441,7 +446,19 @@ describe("Trove's answers in the providers' SDK types", () => {
         type: "OpenAI.Responses.ToolSearchTool",
         value: { ...openaiDeferred.tools[0], execution: "browser" },
       },
+      // docs/providers.md: input_examples is typed in the beta namespace only (SDK 0.71).
+      {
+        type: "Anthropic.Messages.MessageCreateParamsNonStreaming",
+        value: { ...requests.anthropicMessages, tools: anthropicWithExamples.tools },
+      },
+      {
+        type: "Anthropic.Beta.Messages.MessageCreateParamsNonStreaming",
+        value: { ...requests.anthropicMessages, tools: anthropicWithExamples.tools },
+      },
     ]);
+    expect(JSON.stringify(anthropicWithExamples.tools)).toContain('"input_examples"');
+    expect(examplesAsGa?.join("\n")).toMatch(/'"input_examples"' does not exist in type 'Tool'/);
+    expect(examplesAsBeta).toEqual([]);
     expect(beta).toEqual([]);
     expect(messages).toEqual([]);
     expect(chat).toEqual([]);
@@ -538,7 +555,7 @@ describe("Trove's answers sent by the SDK clients", () => {
     const sid = await session({ ...CONFIG, always_loaded_patterns: ["*"] });
     const ctx = await trove(sid, "/context", { format: "openai_responses" });
     const client = new OpenAI({ baseURL: `${stubUrl}/v1`, apiKey: "x", maxRetries: 0 });
-    await client.responses.create({ model: "gpt-5", input: USER_TEXT, tools: ctx.tools });
+    await client.responses.create({ model: "gpt-5.4", input: USER_TEXT, tools: ctx.tools });
     const sent = lastRequest().body.tools as { name: string; strict: boolean; parameters: unknown }[];
     expect(sent).toEqual(ctx.tools);
     for (const tool of sent) {
