@@ -152,6 +152,46 @@ describe("publishing", () => {
   });
 });
 
+/** The tables an object's storage holds (besides Cloudflare's own): none when nothing was written. */
+async function tablesOf(stub: DurableObjectStub): Promise<string[]> {
+  return runInDurableObject(stub, (_obj, state) =>
+    state.storage.sql
+      .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE name NOT LIKE '_cf_%'`)
+      .toArray()
+      .map((r) => r.name),
+  );
+}
+const catalogObject = (name: string) => env.CATALOGS.get(env.CATALOGS.idFromName(`tenant-a/${name}`));
+
+describe("reads of a catalog that does not exist", () => {
+  it("GET and DELETE of a name never published answer 404 and leave no storage behind", async () => {
+    const name = newName();
+    expect((await call("GET", `/v1/catalogs/${name}`)).status).toBe(404);
+    expect((await call("DELETE", `/v1/catalogs/${name}`)).status).toBe(404);
+    expect(await tablesOf(catalogObject(name))).toEqual([]);
+    // A tenant that never published: its list reads empty and stays without storage.
+    const list = env.CATALOG_LISTS.get(env.CATALOG_LISTS.idFromName(`fresh-${crypto.randomUUID()}`));
+    expect(await list.list()).toEqual([]);
+    await list.remove(name);
+    expect(await tablesOf(list)).toEqual([]);
+  });
+
+  it("a session whose catalog was deleted does not re-create the catalog's object when it checks", async () => {
+    const name = newName();
+    await publish(name, { tools: tools(newName().replace("-", "_")) });
+    const sid = await sessionWith(name);
+    expect((await call("DELETE", `/v1/catalogs/${name}`)).status).toBe(200);
+    expect(await tablesOf(catalogObject(name))).toEqual([]);
+    await minutePasses(sid);
+    expect((await op(sid, "tool_search", { query: "issue" })).json.error.code).toBe("catalog_deleted");
+    expect(await catalogCalls(sid)).toBeGreaterThan(0);
+    expect(await tablesOf(catalogObject(name))).toEqual([]);
+    // Published again, it is there again.
+    await publish(name, { tools: tools("again") });
+    expect(await tablesOf(catalogObject(name))).toContain("pub_tools");
+  });
+});
+
 describe("a session using a published catalog", () => {
   it("searches, lists and resolves its tools without uploading anything", async () => {
     const ns = newName().replace("-", "_");
