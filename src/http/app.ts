@@ -30,7 +30,7 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** The public pages and documents, answering GET (and HEAD, which Hono serves from GET). */
 const PUBLIC_ROUTES: Record<string, (c: Context<AppEnv>) => Response | Promise<Response>> = {
   "/": index,
-  "/v1/health": (c) => c.json({ ok: true, version: VERSION, ...bundleInfo() }),
+  "/v1/health": health,
   "/inspect": inspectPage,
   "/v1/openapi.json": (c) => c.json(openApiDocument()),
   "/docs": (c) => c.html(docsPage()),
@@ -152,6 +152,16 @@ export function createApp(): Hono<AppEnv> {
     });
   });
   return app;
+}
+
+/**
+ * `GET /v1/health`, public: with a valid key it counts the skills that key's sessions see; a
+ * missing or wrong key is ignored and it counts those every tenant's sessions see.
+ */
+async function health(c: Context<AppEnv>): Promise<Response> {
+  const header = c.req.header("authorization");
+  const tenant = header ? (await authorize(header, c.env.TROVE_API_KEYS ?? "")).tenant : null;
+  return c.json({ ok: true, version: VERSION, ...bundleInfo(tenant) });
 }
 
 /** `GET /`: where to start. JSON unless the client prefers HTML (a browser). */

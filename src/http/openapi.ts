@@ -126,7 +126,8 @@ export function openApiDocument(): Json {
     "/v1/health": {
       get: {
         operationId: "health",
-        summary: "Version, bundle hash and pack counts",
+        summary:
+          "Version, bundle hash, and the packs and skills a session sees (the key's tenant's, when a key is sent)",
         tags: ["service"],
         security: [],
         responses: {
@@ -140,9 +141,19 @@ export function openApiDocument(): Json {
                     ok: { type: "boolean" },
                     version: { type: "string" },
                     bundle_hash: { type: "string" },
-                    packs: { type: "integer" },
-                    skills: { type: "integer" },
+                    packs: {
+                      type: "integer",
+                      description: "Enabled packs a new session sees: global ones, and the key's tenant's",
+                    },
+                    skills: { type: "integer", description: "Skills of those packs" },
+                    bundled: {
+                      type: "object",
+                      description: "Everything bundled, enabled or not and whatever its scope",
+                      properties: { packs: { type: "integer" }, skills: { type: "integer" } },
+                      required: ["packs", "skills"],
+                    },
                   },
+                  required: ["ok", "version", "bundle_hash", "packs", "skills", "bundled"],
                 },
               },
             },
