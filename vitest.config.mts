@@ -108,6 +108,8 @@ export default defineConfig({
               bindings: {
                 TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b",
                 TROVE_ALLOWED_ORIGINS: "https://console.example",
+                // The tests' own hostname (https://trove.test/…), as an operator lists a deployed one.
+                TROVE_HOSTNAMES: "trove.test",
               },
               serviceBindings: { RPC_CALLER: "rpc-caller" },
               workers: [rpcCaller("workers")],
@@ -130,7 +132,11 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b", TROVE_LONG: "1" },
+              bindings: {
+                TROVE_API_KEYS: "tenant-a:key-a,tenant-b:key-b",
+                TROVE_HOSTNAMES: "trove.test",
+                TROVE_LONG: "1",
+              },
             },
           }),
         ],

@@ -7,10 +7,11 @@
 //   npx tsx examples/ai-sdk.ts    # in another terminal
 //
 // With AI_GATEWAY_API_KEY set, a real model answers through the AI SDK's gateway (TROVE_AI_MODEL,
-// default "openai/gpt-4o-mini"; any "provider/model" the gateway serves). Without it, a scripted
+// default "openai/gpt-5.4-mini"; any "provider/model" the gateway serves). Without it, a scripted
 // model from `ai/test` plays the model's part, so the example runs with no network but Trove.
 // TROVE_URL and TROVE_KEY override the address and the key (the dev key from .dev.vars.example);
-// without a terminal, TROVE_APPROVE=yes answers the approval (anything else denies).
+// without a terminal, TROVE_APPROVE answers the approval: yes (or y, true, 1) approves, anything
+// else — unset included — denies, and the line printed says which and why.
 // Outside this repository: `import { troveTools } from "@trove/ai-sdk"` and `import { Trove } from
 // "@trove/client"`.
 import { createInterface } from "node:readline/promises";
@@ -166,7 +167,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     apiKey: process.env.TROVE_KEY ?? "dev-key",
   });
   const sid = `ai-sdk-example-${Date.now()}`;
-  const real = process.env.AI_GATEWAY_API_KEY ? (process.env.TROVE_AI_MODEL ?? "openai/gpt-4o-mini") : null;
+  const real = process.env.AI_GATEWAY_API_KEY ? (process.env.TROVE_AI_MODEL ?? "openai/gpt-5.4-mini") : null;
   console.log(`Trove ${(await trove.health()).version} — session ${sid}`);
   console.log(
     real ? `model: ${real} (AI Gateway)\n` : "model: scripted (set AI_GATEWAY_API_KEY for a real one)\n",
@@ -181,12 +182,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`\n${text}`);
 }
 
-/** Asks in the terminal; without one (piped, CI), TROVE_APPROVE=yes approves and anything else denies. */
+/**
+ * Asks in the terminal; without one (piped, CI) TROVE_APPROVE decides — yes, y, true or 1 approves,
+ * anything else denies — and the line says what it decided and from which value.
+ */
 async function ask(tool: string, args: unknown): Promise<boolean> {
   const question = `Approve ${tool} ${JSON.stringify(args)}? [y/N] `;
   if (!process.stdin.isTTY) {
-    console.log(`${question}${process.env.TROVE_APPROVE === "yes" ? "y" : "N"} (TROVE_APPROVE)`);
-    return process.env.TROVE_APPROVE === "yes";
+    const value = process.env.TROVE_APPROVE;
+    const approved = /^(y|yes|true|1)$/i.test(value?.trim() ?? "");
+    const from = value === undefined ? "TROVE_APPROVE is not set" : `TROVE_APPROVE=${JSON.stringify(value)}`;
+    console.log(
+      `${question}${approved ? "y" : "N"} (no terminal: ${approved ? "approved" : "denied"}, ${from})`,
+    );
+    return approved;
   }
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
   try {

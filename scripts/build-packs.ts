@@ -86,5 +86,7 @@ const tools = [...bundle.packs, ...bundle.skills].reduce((n, owner) => n + owner
 console.log(
   `build-packs: ${count(bundle.packs.length, "pack")} (${attachable} attachable), ` +
     `${count(bundle.skills.length, "skill")}, ${count(tools, "tool")}, ` +
-    `${count(Object.keys(bundle.packFiles).length, "pack file")}, bundle ${bundle.hash.slice(0, 12)}`,
+    `${count(Object.keys(bundle.packFiles).length, "pack file")}, bundle ${bundle.hash.slice(0, 12)}` +
+    // Unchanged output is not rewritten, so nothing watching src/ (wrangler dev) reloads.
+    (previous === source ? " (unchanged)" : ""),
 );

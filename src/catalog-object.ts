@@ -64,14 +64,18 @@ export class CatalogObject extends DurableObject<Env> implements CatalogRpc {
 export class CatalogListObject extends DurableObject<Env> implements CatalogListRpc {
   readonly #sql = createSql(this.ctx.storage.sql);
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.#sql.run(
-      `CREATE TABLE IF NOT EXISTS catalogs (name TEXT PRIMARY KEY, info TEXT NOT NULL) WITHOUT ROWID`,
+  /** Whether the list's table exists: created by the first publish, so reads write nothing. */
+  #exists(): boolean {
+    return (
+      this.#sql.one(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'catalogs'`) !==
+      undefined
     );
   }
 
   async put(info: PublishedInfo): Promise<void> {
+    this.#sql.run(
+      `CREATE TABLE IF NOT EXISTS catalogs (name TEXT PRIMARY KEY, info TEXT NOT NULL) WITHOUT ROWID`,
+    );
     this.#sql.run(
       `INSERT INTO catalogs (name, info) VALUES (?, ?)
        ON CONFLICT (name) DO UPDATE SET info = excluded.info WHERE info <> excluded.info`,
@@ -81,10 +85,11 @@ export class CatalogListObject extends DurableObject<Env> implements CatalogList
   }
 
   async remove(name: string): Promise<void> {
-    this.#sql.run(`DELETE FROM catalogs WHERE name = ?`, name);
+    if (this.#exists()) this.#sql.run(`DELETE FROM catalogs WHERE name = ?`, name);
   }
 
   async list(): Promise<PublishedInfo[]> {
+    if (!this.#exists()) return [];
     return this.#sql
       .all<{ info: string }>(`SELECT info FROM catalogs ORDER BY name`)
       .map((row) => JSON.parse(row.info) as PublishedInfo);

@@ -14,6 +14,11 @@ export interface Env {
   CATALOG_LISTS: DurableObjectNamespace<CatalogListRpc>;
   /** Comma-separated `tenant:key` pairs; a secret in production, `.dev.vars` locally. */
   TROVE_API_KEYS?: string;
+  /**
+   * Comma-separated hostnames the deployed service answers to (`trove.example.com,trove.acme.workers.dev`);
+   * localhost, 127.0.0.1 and [::1] are always served. Any other `Host` is refused (DNS rebinding).
+   */
+  TROVE_HOSTNAMES?: string;
   /** Comma-separated origins (besides the worker's own) whose pages may call the MCP endpoint. */
   TROVE_ALLOWED_ORIGINS?: string;
 }

@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, meaning: "Missing or unknown API key" },
   body_too_large: { status: 413, meaning: "The body is over 5 MB" },
   not_found: { status: 404, meaning: "No such route" },
+  unknown_host: {
+    status: 421,
+    meaning: "The Host header is not one of this service's names (localhost, 127.0.0.1, TROVE_HOSTNAMES)",
+  },
   unknown_operation: { status: 404, meaning: "No operation of that name" },
   method_not_allowed: {
     status: 405,
@@ -108,8 +112,35 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 const MAX_ISSUES = 20;
 
-/** A 400 naming each offending field path, first one in `details.field`. */
+/** Codes a schema's refinement may answer instead of `invalid_input` (a 400 with a meaning of its own). */
+type RefinedCode = { [C in ErrorCode]: StatusOf<C> extends 400 ? C : never }[ErrorCode];
+
+/**
+ * The error a refinement named: a custom issue whose `params.code` is a 400 code (e.g. a catalog
+ * over the tool limit is `catalog_too_large`, as the limits table documents), its other params as
+ * details.
+ */
+function refinedError(error: z.ZodError): TroveError | null {
+  for (const issue of error.issues) {
+    if (issue.code !== "custom") continue;
+    const { code, ...details } = (issue.params ?? {}) as { code?: unknown } & Record<string, unknown>;
+    if (typeof code !== "string" || !(code in ERROR_CODES)) continue;
+    if (ERROR_CODES[code as ErrorCode].status !== 400) continue;
+    return new TroveError(code as RefinedCode, 400, issue.message, {
+      field: formatPath(issue.path),
+      ...details,
+    });
+  }
+  return null;
+}
+
+/**
+ * A 400 naming each offending field path, first one in `details.field`; or the more specific
+ * error a refinement named (`refinedError`).
+ */
 export function validationError(error: z.ZodError): TroveError {
+  const refined = refinedError(error);
+  if (refined) return refined;
   const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
     // An unknown key is named by its own path, not its parent's.
     field: formatPath(issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path),

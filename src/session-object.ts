@@ -15,7 +15,7 @@ export type { OpResult, SessionAddress };
 import { type LearnedUse, SessionLearning } from "./learning/session-learning";
 import { reconcileBroughtTools } from "./ops/brought-tools";
 import { modelToolNames } from "./ops/builtins";
-import type { OpContext } from "./ops/operation";
+import type { OpContext, Operation } from "./ops/operation";
 import { OPERATIONS, OPERATIONS_BY_NAME } from "./ops/registry";
 import { AttachmentStore } from "./packs/attachments";
 import type { Bundle } from "./packs/bundle";
@@ -110,13 +110,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       }
       const ctx = this.context(address, now);
       this.ensurePacks(ctx);
-      const step = await this.published.plan(wantedCatalog(name, input, this.config.get()), now, (catalog) =>
+      const step = await this.published.plan(wantedCatalog(op, input, this.config.get()), now, (catalog) =>
         this.catalogStub(catalog),
       );
       if (op.ranksTools) await this.refreshLearned(now);
       this.catalog.upkeep.begin();
       const value = this.ctx.storage.transactionSync(() => {
-        this.applyCatalog(step, name, ctx);
+        this.applyCatalog(step, op, ctx);
         return op.handler(ctx, input);
       });
       this.catalog.upkeep.commit();
@@ -161,10 +161,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
    * Brings the session's copy of its published catalog to the planned step, inside the request's
    * transaction (a failing request leaves the copy as it was).
    */
-  private applyCatalog(step: CatalogStep, op: string, ctx: OpContext): void {
+  private applyCatalog(step: CatalogStep, op: Operation, ctx: OpContext): void {
     const applied = this.published.apply(step, this.catalog, visibilityFor(this.config.get()), {
-      configuring: op === "session_configure",
-      exempt: CATALOG_EXEMPT.has(op),
+      configuring: op.publishedCatalog === "configures",
+      exempt: op.publishedCatalog !== undefined,
     });
     if (!applied) return;
     if (applied.added > 0) this.learning.catalogChanged();
@@ -415,12 +415,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 /** How long a search waits for the tenant's learned texts before ranking with what it has. */
 const LEARNING_WAIT_MS = 250;
 
-/** Operations that still answer when the session's published catalog was deleted: read or fix it. */
-const CATALOG_EXEMPT = new Set(["session_get", "session_configure", "session_delete"]);
-
-/** The published catalog the request wants: the new config's for session_configure, else the session's. */
-function wantedCatalog(op: string, input: unknown, config: SessionConfig): string | null {
-  return op === "session_configure" ? (input as SessionConfig).catalog : config.catalog;
+/** The published catalog the request wants: the new config's when it configures one, else the session's. */
+function wantedCatalog(op: Operation, input: unknown, config: SessionConfig): string | null {
+  return op.publishedCatalog === "configures" ? (input as SessionConfig).catalog : config.catalog;
 }
 
 function failure(err: TroveError): OpResult {

@@ -14,6 +14,7 @@ import { authorize } from "./auth";
 import { readInput } from "./body";
 import { docsPage } from "./docs-page";
 import { errorResponse, onError } from "./errors";
+import { checkHost } from "./host";
 import { bundleInfo, VERSION } from "./info";
 import { inspectPage } from "./inspect";
 import { invoke as runOperation } from "./invoke";
@@ -29,7 +30,7 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** The public pages and documents, answering GET (and HEAD, which Hono serves from GET). */
 const PUBLIC_ROUTES: Record<string, (c: Context<AppEnv>) => Response | Promise<Response>> = {
   "/": index,
-  "/v1/health": (c) => c.json({ ok: true, version: VERSION, ...bundleInfo() }),
+  "/v1/health": health,
   "/inspect": inspectPage,
   "/v1/openapi.json": (c) => c.json(openApiDocument()),
   "/docs": (c) => c.html(docsPage()),
@@ -38,6 +39,11 @@ const PUBLIC_ROUTES: Record<string, (c: Context<AppEnv>) => Response | Promise<R
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError);
+  // Every answer under /v1/sessions says what it cost the session's storage, errors included: one
+  // refused before reaching the session (bad Host, key, id, JSON, size, method, name) cost 0.
+  app.use("/v1/sessions/*", reportStorageCost);
+  // DNS rebinding: only the service's own names are served (http/host.ts).
+  app.use("*", checkHost);
   app.notFound((c) => {
     const route = `${c.req.method} ${c.req.path.slice(0, 200)}`;
     const message = `no route ${route}; GET / lists where to start, GET /docs every operation`;
@@ -148,6 +154,16 @@ export function createApp(): Hono<AppEnv> {
   return app;
 }
 
+/**
+ * `GET /v1/health`, public: with a valid key it counts the skills that key's sessions see; a
+ * missing or wrong key is ignored and it counts those every tenant's sessions see.
+ */
+async function health(c: Context<AppEnv>): Promise<Response> {
+  const header = c.req.header("authorization");
+  const tenant = header ? (await authorize(header, c.env.TROVE_API_KEYS ?? "")).tenant : null;
+  return c.json({ ok: true, version: VERSION, ...bundleInfo(tenant) });
+}
+
 /** `GET /`: where to start. JSON unless the client prefers HTML (a browser). */
 function index(c: Context<AppEnv>): Response {
   c.header("vary", "accept");
@@ -196,6 +212,17 @@ ${item(links.health, "version and bundle")}
   -H 'authorization: Bearer &lt;key&gt;' -H 'content-type: application/json' \\
   -d '{"query": "open a bug"}'</code></pre>
 </body></html>`);
+}
+
+/** Sets `trove-rows-read` / `trove-rows-written` to 0 on an answer that did not reach storage. */
+async function reportStorageCost(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (c.res.headers.has("trove-rows-read")) return;
+  // A Response built elsewhere (the MCP transport's) may have immutable headers: copy it.
+  const res = new Response(c.res.body, c.res);
+  res.headers.set("trove-rows-read", "0");
+  res.headers.set("trove-rows-written", "0");
+  c.res = res;
 }
 
 /** 405 with the methods the route answers, in the Allow header and in the error body. */

@@ -205,7 +205,7 @@ function limitsOf(schema: Json): string[] {
  * The fields table of a request or response schema: every field, nested ones included, with its
  * type, default, limits and description; `$ref`s resolve in `doc` and in the schema's `$defs`.
  *
- * @example fieldsTable(openApiDocument(), { $ref: "#/components/schemas/tool_search_input" }, "request")
+ * @example fieldsTable(openApiDocument(), { $ref: "#/components/schemas/tool_search_output" }, "response")
  */
 export function fieldsTable(doc: Json, schema: Json | undefined, side: "request" | "response"): string {
   if (!schema) return "<p><em>No body.</em></p>";

@@ -37,6 +37,16 @@ const ERROR_BODY: Json = {
   },
 };
 
+/**
+ * A request body's schema, written in the request body rather than in `components/schemas`: tools
+ * such as openapi-typescript read a field with a `default` as always present when its schema is a
+ * component (right for a response), and as optional in a request body, which is what the API
+ * accepts — a field with a default may be left out.
+ */
+function requestSchema(schema: z.ZodType): Json {
+  return jsonSchema(schema, "input");
+}
+
 const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -87,10 +97,7 @@ function operationObject(op: Operation, operationId: string): Json {
           requestBody: {
             required: true,
             content: {
-              "application/json": {
-                schema: { $ref: `#/components/schemas/${op.name}_input` },
-                example: op.example.input,
-              },
+              "application/json": { schema: requestSchema(op.input), example: op.example.input },
             },
           },
         }
@@ -119,7 +126,8 @@ export function openApiDocument(): Json {
     "/v1/health": {
       get: {
         operationId: "health",
-        summary: "Version, bundle hash and pack counts",
+        summary:
+          "Version, bundle hash, and the packs and skills a session sees (the key's tenant's, when a key is sent)",
         tags: ["service"],
         security: [],
         responses: {
@@ -133,9 +141,19 @@ export function openApiDocument(): Json {
                     ok: { type: "boolean" },
                     version: { type: "string" },
                     bundle_hash: { type: "string" },
-                    packs: { type: "integer" },
-                    skills: { type: "integer" },
+                    packs: {
+                      type: "integer",
+                      description: "Enabled packs a new session sees: global ones, and the key's tenant's",
+                    },
+                    skills: { type: "integer", description: "Skills of those packs" },
+                    bundled: {
+                      type: "object",
+                      description: "Everything bundled, enabled or not and whatever its scope",
+                      properties: { packs: { type: "integer" }, skills: { type: "integer" } },
+                      required: ["packs", "skills"],
+                    },
                   },
+                  required: ["ok", "version", "bundle_hash", "packs", "skills", "bundled"],
                 },
               },
             },
@@ -146,7 +164,6 @@ export function openApiDocument(): Json {
   };
   const schemas: Record<string, Json> = { Error: ERROR_BODY };
   for (const op of OPERATIONS as readonly Operation[]) {
-    schemas[`${op.name}_input`] = jsonSchema(op.input, "input");
     // Handlers return their output schema's input side, sent as is: that is what a response holds.
     schemas[`${op.name}_output`] = jsonSchema(op.output, "input");
     // Every operation answers POST /v1/sessions/{sid}/{name}; a few also have a REST route.
@@ -164,7 +181,6 @@ export function openApiDocument(): Json {
   // The tenant's routes: no session in the path, the key's tenant.
   for (const route of TENANT_ROUTES) {
     schemas[`${route.name}_output`] = jsonSchema(route.output, "input");
-    if (route.input) schemas[`${route.name}_input`] = jsonSchema(route.input, "input");
     const param = route.param
       ? [
           {
@@ -187,9 +203,7 @@ export function openApiDocument(): Json {
           ? {
               requestBody: {
                 required: true,
-                content: {
-                  "application/json": { schema: { $ref: `#/components/schemas/${route.name}_input` } },
-                },
+                content: { "application/json": { schema: requestSchema(route.input) } },
               },
             }
           : {}),

@@ -6,7 +6,7 @@ import { estimateJsonTokens, estimateTokens } from "../search/tokens";
 import { formatSkills, skillDiscoveryBlock } from "../skills/budget";
 import { searchSkills } from "../skills/skill-search";
 import { packsBlock, toolDiscoveryBlock } from "../tools/prompt-blocks";
-import { type RenderableTool, renderTool } from "../tools/render";
+import { type RenderableTool, renderClientToolSearch, renderTool } from "../tools/render";
 import { ApprovalView } from "./activation-ops";
 import { attachablePacks } from "./brought-tools";
 import { builtinTools } from "./builtins";
@@ -36,8 +36,9 @@ function visibleTools(ctx: OpContext, runId: string | null): Visible[] {
 }
 
 /**
- * Every allowed catalog tool `visible` does not list: with `defer_loading`, Anthropic gets them all
- * (marked deferred) so that any tool_reference tool_search returns names a tool of the request.
+ * Every allowed catalog tool `visible` does not list: with `defer_loading`, the provider gets them
+ * all (marked deferred) so that any tool tool_search returns is a tool of the request (Anthropic's
+ * tool_reference must name one; OpenAI's tool_search_output loads what the request declared).
  */
 function deferredTools(ctx: OpContext, visible: readonly Visible[]): RenderableTool[] {
   const listed = new Set(visible.map((v) => v.tool.name));
@@ -103,6 +104,9 @@ function skillBlocks(ctx: OpContext, guard: TextGuard, query: string | undefined
   return blocks;
 }
 
+/** The formats whose APIs hold tools back until a search loads them. */
+const DEFERRING_FORMATS: ReadonlySet<string> = new Set(["anthropic", "openai_responses"]);
+
 export const ContextOutput = z.object({
   format: ToolFormat,
   system: z.string().describe("Prompt blocks to add to the system prompt"),
@@ -120,7 +124,10 @@ export const ContextOutput = z.object({
     ),
   token_estimate: z
     .object({ system: z.number().int(), tools: z.number().int(), total: z.number().int() })
-    .describe("What the model loads up front: tools marked defer_loading: true are not counted"),
+    .describe(
+      "What the model loads up front: tools marked defer_loading: true are not counted (with openai_responses, " +
+        "their names and descriptions are)",
+    ),
   warnings: z
     .array(ContextWarning)
     .describe("Over the provider's tool limit or the session's token budget: what to drop"),
@@ -144,16 +151,17 @@ export const context = defineOp({
         .boolean()
         .default(false)
         .describe(
-          "With format anthropic: also list every other allowed tool with defer_loading: true, so that " +
-            "every tool_reference tool_search returns names a tool of the request",
+          "With format anthropic or openai_responses: also list every other allowed tool with " +
+            "defer_loading: true, so that every tool tool_search returns is a tool of the request; with " +
+            'openai_responses, tool_search is listed as the client-executed tool_search tool (execution "client")',
         ),
     })
     .superRefine((input, issue) => {
-      if (input.defer_loading && input.format !== "anthropic") {
+      if (input.defer_loading && !DEFERRING_FORMATS.has(input.format)) {
         issue.addIssue({
           code: "custom",
           path: ["defer_loading"],
-          message: "defer_loading is Anthropic's: it needs format anthropic",
+          message: "defer_loading needs format anthropic or openai_responses (the APIs with tool search)",
         });
       }
     }),
@@ -197,10 +205,20 @@ export const context = defineOp({
     const tools = visible.map((v) => v.tool);
     const listedDeferred = tools.filter((t) => t.loading_mode === "deferred").length;
     const deferredCount = Math.max(0, ctx.catalog.counts().deferred - listedDeferred);
-    const rendered = tools.map((t) => renderTool(t, input.format, config.examples));
+    const searchListed = tools.some((t) => t.name === "tool_search");
+    // OpenAI Responses: Trove's tool_search is the client-executed tool search tool, whose calls
+    // come back as tool_search_call items (docs/providers.md).
+    const clientSearch = input.defer_loading && input.format === "openai_responses";
+    const rendered = tools.map((t) =>
+      clientSearch && t.name === "tool_search"
+        ? renderClientToolSearch(t)
+        : renderTool(t, input.format, config.examples),
+    );
     // Anthropic refuses a request whose tools are all deferred ("At least one tool must have
     // defer_loading=false"), so with nothing loaded up front nothing is listed deferred either.
-    const deferred = input.defer_loading && tools.length > 0 ? deferredTools(ctx, visible) : [];
+    // OpenAI loads deferred tools only through its tool_search tool: without it, none is listed.
+    const canDefer = input.format === "openai_responses" ? searchListed : tools.length > 0;
+    const deferred = input.defer_loading && canDefer ? deferredTools(ctx, visible) : [];
     const renderedDeferred = deferred.map((t) => ({
       ...renderTool(t, input.format, config.examples),
       defer_loading: true,
@@ -208,7 +226,7 @@ export const context = defineOp({
     const providerFacing = input.format !== "mcp" && input.format !== "json";
     const guard = new TextGuard(ctx);
     // Without tool_search (a policy may deny it) there is nothing to tell the model about discovery.
-    const blocks = [tools.some((t) => t.name === "tool_search") ? toolDiscoveryBlock(deferredCount) : ""];
+    const blocks = [searchListed ? toolDiscoveryBlock(deferredCount) : ""];
     blocks.push(...skillBlocks(ctx, guard, input.query));
     // The user's message: if a tool is used next, its words teach that tool too (at a lower weight).
     if (input.query) ctx.learning.noteRequest(input.query, ctx.now);
@@ -217,7 +235,14 @@ export const context = defineOp({
     const systemTokens = estimateTokens(system);
     // What the model loads up front: Anthropic keeps deferred tools out of the context until a
     // tool_reference names one, so they cost nothing here (and dropping them would save nothing).
-    const toolTokens = estimateJsonTokens(rendered);
+    // OpenAI still shows the model a deferred function's name and description (its guide, "Tool
+    // search"): those count, the parameters do not.
+    const deferredSeen =
+      input.format === "openai_responses"
+        ? renderedDeferred.map((t: Record<string, unknown>) => ({ name: t.name, description: t.description }))
+        : [];
+    const toolTokens =
+      estimateJsonTokens(rendered) + (deferredSeen.length > 0 ? estimateJsonTokens(deferredSeen) : 0);
     const total = systemTokens + toolTokens;
     const listed = [...tools, ...deferred];
     return {

@@ -106,6 +106,13 @@ export interface Operation<
   /** The errors its handler can answer, beyond those every operation can (invalid input, auth…). */
   errors: readonly ErrorCode[];
   http?: HttpBinding;
+  /**
+   * How it stands to the session's published catalog: "exempt" still answers when that catalog was
+   * deleted (it only reads or erases the session); "configures" too, and its input's `catalog` is
+   * the one the session is to use (an unknown one is `unknown_catalog`). Omitted: it needs the
+   * catalog, and a deleted one answers `catalog_deleted`.
+   */
+  publishedCatalog?: "exempt" | "configures";
   /** Set when the model is offered this operation as a tool of the same name. */
   model?: ModelTool;
   example: OpExample<I, O>;
@@ -121,12 +128,13 @@ export interface Operation<
   handler(ctx: OpContext, input: z.output<I>): z.input<O>;
 }
 
-/** Errors any operation can answer: its input, the request around it, the key, the session id. */
+/** Errors any operation can answer: its input, the request around it, its Host, the key, the session id. */
 export const COMMON_ERRORS = [
   "invalid_input",
   "invalid_json",
   "too_deep",
   "invalid_session_id",
+  "unknown_host",
   "unauthorized",
   "body_too_large",
   "unavailable",

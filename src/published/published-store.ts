@@ -115,7 +115,18 @@ export class PublishedStore {
     );
   }
 
+  /**
+   * The catalog's meta, null when none was published. A read of a catalog never published (or
+   * deleted) writes nothing: the tables are created by a publish only, so a GET, a DELETE or a
+   * session's check of a missing catalog leaves no object behind (issue 28).
+   */
   private meta(): Meta | null {
+    if (!this.#initialized) {
+      const exists = this.sql.one(
+        `SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'pub_meta'`,
+      );
+      if (!exists) return null;
+    }
     this.init();
     const row = this.sql.one<{ value: string }>(`SELECT value FROM pub_meta WHERE key = 'meta'`);
     return row ? (JSON.parse(row.value) as Meta) : null;
@@ -133,6 +144,22 @@ export class PublishedStore {
     now: number,
   ): PublishResult {
     assertNotReserved(inputs, reserved);
+    try {
+      this.init();
+      return this.write(name, inputs, mode, now);
+    } catch (err) {
+      // The caller's transaction rolls back, tables created by this publish included.
+      this.#initialized = false;
+      throw err;
+    }
+  }
+
+  private write(
+    name: string,
+    inputs: readonly ToolRecordInput[],
+    mode: "replace" | "merge",
+    now: number,
+  ): PublishResult {
     const meta = this.meta();
     const held = new Map(
       this.sql

@@ -124,6 +124,23 @@ export function renderTool(
   }
 }
 
+/**
+ * A search tool as OpenAI Responses' client-executed `tool_search` (`execution: "client"`): the model
+ * calls it with these parameters, the agent runs the search (Trove's `tool_search`) and answers a
+ * `tool_search_output` item holding the found tools' definitions. Deferred function tools of the
+ * same request carry `defer_loading: true`.
+ *
+ * @example renderClientToolSearch(toolSearch) // { type: "tool_search", execution: "client", description, parameters }
+ */
+export function renderClientToolSearch(tool: RenderableTool): Record<string, unknown> {
+  return {
+    type: "tool_search",
+    execution: "client",
+    description: tool.description,
+    parameters: tool.input_schema ?? EMPTY_INPUT_SCHEMA,
+  };
+}
+
 /** One compact line per example, appended after a blank line; the description is otherwise untouched. */
 function withExamples(description: string, examples: readonly RenderableExample[]): string {
   if (examples.length === 0) return description;

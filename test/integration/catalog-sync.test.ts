@@ -314,11 +314,15 @@ describe("limits", () => {
     await expectUnchanged(sid, before);
   });
 
-  it("rejects 10,001 tools and leaves the previous catalog intact", async () => {
+  it("rejects 10,001 tools with catalog_too_large, as documented, and leaves the previous catalog intact", async () => {
     const { sid, before } = await seeded();
     const tools = Array.from({ length: 10_001 }, (_, i) => tool(`bulk.t${i}`, ""));
     const res = await sync(sid, tools);
-    expectInvalid(res, "tools");
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({
+      code: "catalog_too_large",
+      details: { field: "tools", limit: 10_000, total: 10_001 },
+    });
     await expectUnchanged(sid, before);
   });
 

@@ -61,11 +61,27 @@ describe("health", () => {
       ok: true,
       version: pkg.version,
       bundle_hash: BUNDLE.hash,
-      packs: BUNDLE.packs.length,
-      skills: BUNDLE.skills.length,
+      packs: expect.any(Number),
+      skills: expect.any(Number),
+      bundled: { packs: BUNDLE.packs.length, skills: BUNDLE.skills.length },
     });
-    expect(res.json.skills).toBeGreaterThan(0);
+    expect(res.json.bundled.skills).toBeGreaterThan(0);
     expect(res.json.bundle_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("counts the skills a session sees, not what is bundled: packs shipped off or scoped to another tenant are not", async () => {
+    const global = BUNDLE.packs.filter((p) => p.enabled && p.scope === "global");
+    const anonymous = await call("GET", "/v1/health", undefined, null);
+    expect(anonymous.json.packs).toBe(global.length);
+    // The bundled core pack ships off, and the examples pack is the dev tenant's.
+    expect(BUNDLE.packs.some((p) => !p.enabled)).toBe(true);
+    expect(anonymous.json.skills).toBeLessThan(BUNDLE.skills.length);
+    // With a key: what that tenant's new session lists.
+    const withKey = await call("GET", "/v1/health");
+    const sid = newSid();
+    const listed = await op(sid, "skill_list", { page_size: 100 });
+    expect(listed.status).toBe(200);
+    expect(withKey.json.skills).toBe(listed.json.total);
   });
 
   it("ignores a wrong key because health is public", async () => {

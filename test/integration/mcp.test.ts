@@ -221,10 +221,12 @@ describe("tools", () => {
         min_relevance: expect.objectContaining({ default: 0, type: "number", minimum: 0, maximum: 1 }),
         format: {
           default: "json",
-          description: '"anthropic" adds tool_reference blocks for client-side tool search',
+          description:
+            '"anthropic" adds tool_reference blocks, "openai_responses" a tool_search_output item, for client-side tool search',
           type: "string",
-          enum: expect.arrayContaining(["json", "anthropic"]),
+          enum: expect.arrayContaining(["json", "anthropic", "openai_responses"]),
         },
+        call_id: expect.objectContaining({ type: "string", minLength: 1, maxLength: 256 }),
       },
       required: ["query"],
       additionalProperties: false,

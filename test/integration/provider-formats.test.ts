@@ -408,7 +408,8 @@ describe("format anthropic with defer_loading", () => {
     expect(ctx.tools.slice(1).every((t: any) => t.defer_loading === true)).toBe(true);
   });
 
-  for (const format of ["openai", "openai_responses", "mcp", "json"]) {
+  // openai_responses takes it too (test/integration/openai-tool-search.test.ts).
+  for (const format of ["openai", "mcp", "json"]) {
     it(`defer_loading with format ${format} is a 400 naming the field`, async () => {
       const sid = await seeded(CATALOG_400.slice(0, 3));
       const res = await op(sid, "context", { format, defer_loading: true });

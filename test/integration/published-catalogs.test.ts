@@ -138,6 +138,58 @@ describe("publishing", () => {
     const notJson = await publish(name, "{");
     expect(notJson.json.error.code).toBe("invalid_json");
   });
+
+  it("refuses 10,001 tools with catalog_too_large, as documented, and writes nothing", async () => {
+    const name = newName();
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ name: `bulk.t${i}`, description: "" }));
+    const res = await publish(name, { tools: many });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({
+      code: "catalog_too_large",
+      details: { field: "tools", limit: 10_000, total: 10_001 },
+    });
+    expect((await call("GET", `/v1/catalogs/${name}`)).status).toBe(404);
+  });
+});
+
+/** The tables an object's storage holds (besides Cloudflare's own): none when nothing was written. */
+async function tablesOf(stub: DurableObjectStub): Promise<string[]> {
+  return runInDurableObject(stub, (_obj, state) =>
+    state.storage.sql
+      .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE name NOT LIKE '_cf_%'`)
+      .toArray()
+      .map((r) => r.name),
+  );
+}
+const catalogObject = (name: string) => env.CATALOGS.get(env.CATALOGS.idFromName(`tenant-a/${name}`));
+
+describe("reads of a catalog that does not exist", () => {
+  it("GET and DELETE of a name never published answer 404 and leave no storage behind", async () => {
+    const name = newName();
+    expect((await call("GET", `/v1/catalogs/${name}`)).status).toBe(404);
+    expect((await call("DELETE", `/v1/catalogs/${name}`)).status).toBe(404);
+    expect(await tablesOf(catalogObject(name))).toEqual([]);
+    // A tenant that never published: its list reads empty and stays without storage.
+    const list = env.CATALOG_LISTS.get(env.CATALOG_LISTS.idFromName(`fresh-${crypto.randomUUID()}`));
+    expect(await list.list()).toEqual([]);
+    await list.remove(name);
+    expect(await tablesOf(list)).toEqual([]);
+  });
+
+  it("a session whose catalog was deleted does not re-create the catalog's object when it checks", async () => {
+    const name = newName();
+    await publish(name, { tools: tools(newName().replace("-", "_")) });
+    const sid = await sessionWith(name);
+    expect((await call("DELETE", `/v1/catalogs/${name}`)).status).toBe(200);
+    expect(await tablesOf(catalogObject(name))).toEqual([]);
+    await minutePasses(sid);
+    expect((await op(sid, "tool_search", { query: "issue" })).json.error.code).toBe("catalog_deleted");
+    expect(await catalogCalls(sid)).toBeGreaterThan(0);
+    expect(await tablesOf(catalogObject(name))).toEqual([]);
+    // Published again, it is there again.
+    await publish(name, { tools: tools("again") });
+    expect(await tablesOf(catalogObject(name))).toContain("pub_tools");
+  });
 });
 
 describe("a session using a published catalog", () => {

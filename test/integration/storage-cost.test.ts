@@ -49,6 +49,48 @@ describe("storage cost headers", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("are sent on answers refused before any operation ran: bad JSON, id, name, method, key, size, MCP origin", async () => {
+    const sid = newSid();
+    const json = { authorization: `Bearer ${KEY_A}`, "content-type": "application/json" };
+    const cases: [string, string, RequestInit, number][] = [
+      ["invalid_json", `/v1/sessions/${sid}/tool_search`, { method: "POST", headers: json, body: "{" }, 400],
+      [
+        "invalid_session_id",
+        "/v1/sessions/bad%20id/tool_search",
+        { method: "POST", headers: json, body: "{}" },
+        400,
+      ],
+      [
+        "unknown_operation",
+        `/v1/sessions/${sid}/tool_serach`,
+        { method: "POST", headers: json, body: "{}" },
+        404,
+      ],
+      ["method_not_allowed", `/v1/sessions/${sid}/tool_search`, { method: "GET", headers: json }, 405],
+      ["unauthorized", `/v1/sessions/${sid}/tool_search`, { method: "POST", body: "{}" }, 401],
+      [
+        "body_too_large",
+        `/v1/sessions/${sid}/catalog_sync`,
+        { method: "POST", headers: json, body: "x".repeat(5 * 1024 * 1024 + 1) },
+        413,
+      ],
+      [
+        "mcp origin",
+        `/v1/sessions/${sid}/mcp`,
+        { method: "POST", headers: { ...json, origin: "https://evil.example" }, body: "{}" },
+        403,
+      ],
+      ["mcp GET", `/v1/sessions/${sid}/mcp`, { method: "GET", headers: json }, 405],
+    ];
+    for (const [what, path, init, status] of cases) {
+      const res = await SELF.fetch(`https://trove.test${path}`, init);
+      await res.arrayBuffer();
+      expect(res.status, what).toBe(status);
+      expect(res.headers.get("trove-rows-read"), what).toBe("0");
+      expect(res.headers.get("trove-rows-written"), what).toBe("0");
+    }
+  });
+
   it("are sent by the MCP endpoint too, summed over the request's operations", async () => {
     const sid = newSid();
     const mcp = (method: string, params: unknown) =>

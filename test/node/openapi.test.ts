@@ -34,7 +34,7 @@ describe("GET /v1/openapi.json", () => {
     for (const op of OPERATIONS) {
       const post = doc.paths[`/v1/sessions/{sid}/${op.name}`]?.post;
       expect(post?.operationId, op.name).toBe(op.name);
-      expect(doc.components.schemas[`${op.name}_input`], op.name).toBeTypeOf("object");
+      expect(post.requestBody.content["application/json"].schema, op.name).toBeTypeOf("object");
       expect(post.responses["400"].content["application/json"].schema.$ref).toBe(
         "#/components/schemas/Error",
       );
@@ -44,7 +44,8 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.components.securitySchemes.bearer).toEqual(expect.objectContaining({ scheme: "bearer" }));
     expect(doc.paths["/v1/health"].get.security).toEqual([]);
     // The schemas are the registry's: tool_search's input has its limits and defaults.
-    const search = doc.components.schemas.tool_search_input;
+    const search =
+      doc.paths["/v1/sessions/{sid}/tool_search"].post.requestBody.content["application/json"].schema;
     expect(search.required).toEqual(["query"]);
     expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 20, default: 8 });
   });

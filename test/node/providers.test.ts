@@ -187,6 +187,37 @@ const ANSWERS: [RegExp, unknown][] = [
   ],
 ];
 
+/** What the model "calls" in the client-executed tool search flow: Trove's tool_search arguments. */
+const SEARCH_ARGUMENTS = { query: "refund a payment" };
+/** The model's tool_search_call, as the Responses API returns it with execution "client". */
+const TOOL_SEARCH_CALL = {
+  type: "tool_search_call",
+  id: "tsc_stub",
+  call_id: "call_stub_1",
+  execution: "client",
+  status: "completed",
+  arguments: SEARCH_ARGUMENTS,
+};
+
+/**
+ * A Responses request that declares a client-executed tool_search and holds only the user's message
+ * is answered as the model would: with a tool_search_call for the agent to run. Anything else gets
+ * the plain answers.
+ */
+function searchCallAnswer(body: any): unknown {
+  const clientSearch = body?.tools?.some((t: any) => t.type === "tool_search" && t.execution === "client");
+  if (!clientSearch || body.input?.length !== 1) return undefined;
+  return {
+    id: "resp_stub_search",
+    object: "response",
+    created_at: 0,
+    status: "completed",
+    model: MODEL,
+    output: [TOOL_SEARCH_CALL],
+    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+  };
+}
+
 /** What the stub received for the one request the SDK just sent. */
 function lastRequest(): Recorded {
   const last = recorded.at(-1);
@@ -253,15 +284,23 @@ async function typeCheck(requests: readonly TypedRequest[]): Promise<string[][]>
 const USER_TEXT = "Refund the duplicate payment pi_123, then file a bug about it in acme/web.";
 let anthropicDeferred: any;
 let anthropicPlain: any;
+/** Without defer_loading, examples on: github_create_issue carries input_examples (beta types only). */
+let anthropicWithExamples: any;
 let openaiChat: any;
 let openaiResponses: any;
+let openaiDeferred: any;
 let search: any;
+let openaiSid: string;
 let requests: {
   anthropicBeta: any;
   anthropicMessages: any;
   chat: any;
   responses: any;
+  responsesSearch: any;
+  responsesLoaded: any;
 };
+/** Trove's answer to the model's tool_search_call (format openai_responses, its call_id). */
+let openaiFound: any;
 
 beforeAll(async () => {
   worker = await startWorker();
@@ -269,7 +308,8 @@ beforeAll(async () => {
     let data = "";
     for await (const chunk of req) data += chunk;
     recorded.push({ url: req.url ?? "", headers: req.headers, body: data ? JSON.parse(data) : null });
-    const answer = ANSWERS.find(([path]) => path.test(req.url ?? ""))?.[1];
+    const body = data ? JSON.parse(data) : null;
+    const answer = searchCallAnswer(body) ?? ANSWERS.find(([path]) => path.test(req.url ?? ""))?.[1];
     res.writeHead(answer ? 200 : 404, { "content-type": "application/json", "request-id": "req_stub" });
     res.end(JSON.stringify(answer ?? { error: { type: "not_found_error", message: req.url } }));
   });
@@ -280,6 +320,8 @@ beforeAll(async () => {
   anthropicDeferred = await trove(sid, "/context", { format: "anthropic", defer_loading: true });
   openaiChat = await trove(sid, "/context", { format: "openai" });
   openaiResponses = await trove(sid, "/context", { format: "openai_responses" });
+  openaiDeferred = await trove(sid, "/context", { format: "openai_responses", defer_loading: true });
+  openaiSid = sid;
   search = await trove(sid, "/tool_search", {
     query: "refund a payment or create an issue",
     format: "anthropic",
@@ -288,6 +330,7 @@ beforeAll(async () => {
   // request comes from a session with examples off, and without defer_loading.
   const plain = await session({ ...CONFIG, examples: { enabled: false } });
   anthropicPlain = await trove(plain, "/context", { format: "anthropic" });
+  anthropicWithExamples = await trove(sid, "/context", { format: "anthropic" });
 
   const searchCall = { query: "refund a payment or create an issue" };
   requests = {
@@ -316,7 +359,7 @@ beforeAll(async () => {
       messages: [{ role: "user", content: USER_TEXT }],
     },
     chat: {
-      model: "gpt-4.1",
+      model: "gpt-5.4",
       messages: [
         { role: "system", content: openaiChat.system },
         { role: "user", content: USER_TEXT },
@@ -324,11 +367,29 @@ beforeAll(async () => {
       tools: openaiChat.tools,
     },
     responses: {
-      model: "gpt-5",
+      model: "gpt-5.4",
       instructions: openaiResponses.system,
       input: [{ role: "user", content: USER_TEXT }],
       tools: openaiResponses.tools,
     },
+    // OpenAI's client-executed tool search: the first request, then the one after the model's
+    // tool_search_call, which carries the call and Trove's tool_search_output.
+    responsesSearch: {
+      model: "gpt-5.4",
+      instructions: openaiDeferred.system,
+      input: [{ role: "user", content: USER_TEXT }],
+      tools: openaiDeferred.tools,
+    },
+    responsesLoaded: null,
+  };
+  openaiFound = await trove(sid, "/tool_search", {
+    ...TOOL_SEARCH_CALL.arguments,
+    format: "openai_responses",
+    call_id: TOOL_SEARCH_CALL.call_id,
+  });
+  requests.responsesLoaded = {
+    ...requests.responsesSearch,
+    input: [...requests.responsesSearch.input, TOOL_SEARCH_CALL, openaiFound.tool_search_output],
   };
 });
 
@@ -339,28 +400,75 @@ afterAll(async () => {
 
 describe("Trove's answers in the providers' SDK types", () => {
   it("type-check as the SDKs' request types under strict options, and the checker is not vacuous", async () => {
-    const [beta, messages, chat, responses, deferredAsGa, chatAsResponses, responsesAsChat] = await typeCheck(
-      [
-        { type: "Anthropic.Beta.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicBeta },
-        { type: "Anthropic.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicMessages },
-        { type: "OpenAI.Chat.ChatCompletionCreateParamsNonStreaming", value: requests.chat },
-        { type: "OpenAI.Responses.ResponseCreateParamsNonStreaming", value: requests.responses },
-        // Controls: shapes the SDKs do not accept must fail to compile.
-        { type: "Anthropic.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicBeta },
-        {
-          type: "OpenAI.Responses.ResponseCreateParamsNonStreaming",
-          value: { ...requests.responses, tools: openaiChat.tools },
-        },
-        {
-          type: "OpenAI.Chat.ChatCompletionCreateParamsNonStreaming",
-          value: { ...requests.chat, tools: openaiResponses.tools },
-        },
-      ],
-    );
+    const [
+      beta,
+      messages,
+      chat,
+      responses,
+      responsesSearch,
+      responsesLoaded,
+      searchTool,
+      searchOutput,
+      deferredAsGa,
+      chatAsResponses,
+      responsesAsChat,
+      chatToolsAsOutput,
+      serverExecution,
+      examplesAsGa,
+      examplesAsBeta,
+    ] = await typeCheck([
+      { type: "Anthropic.Beta.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicBeta },
+      { type: "Anthropic.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicMessages },
+      { type: "OpenAI.Chat.ChatCompletionCreateParamsNonStreaming", value: requests.chat },
+      { type: "OpenAI.Responses.ResponseCreateParamsNonStreaming", value: requests.responses },
+      { type: "OpenAI.Responses.ResponseCreateParamsNonStreaming", value: requests.responsesSearch },
+      { type: "OpenAI.Responses.ResponseCreateParamsNonStreaming", value: requests.responsesLoaded },
+      { type: "OpenAI.Responses.ToolSearchTool", value: openaiDeferred.tools[0] },
+      {
+        type: "OpenAI.Responses.ResponseToolSearchOutputItemParam",
+        value: openaiFound.tool_search_output,
+      },
+      // Controls: shapes the SDKs do not accept must fail to compile.
+      { type: "Anthropic.Messages.MessageCreateParamsNonStreaming", value: requests.anthropicBeta },
+      {
+        type: "OpenAI.Responses.ResponseCreateParamsNonStreaming",
+        value: { ...requests.responses, tools: openaiChat.tools },
+      },
+      {
+        type: "OpenAI.Chat.ChatCompletionCreateParamsNonStreaming",
+        value: { ...requests.chat, tools: openaiResponses.tools },
+      },
+      {
+        type: "OpenAI.Responses.ResponseToolSearchOutputItemParam",
+        value: { ...openaiFound.tool_search_output, tools: openaiChat.tools },
+      },
+      {
+        type: "OpenAI.Responses.ToolSearchTool",
+        value: { ...openaiDeferred.tools[0], execution: "browser" },
+      },
+      // docs/providers.md: input_examples is typed in the beta namespace only (SDK 0.71).
+      {
+        type: "Anthropic.Messages.MessageCreateParamsNonStreaming",
+        value: { ...requests.anthropicMessages, tools: anthropicWithExamples.tools },
+      },
+      {
+        type: "Anthropic.Beta.Messages.MessageCreateParamsNonStreaming",
+        value: { ...requests.anthropicMessages, tools: anthropicWithExamples.tools },
+      },
+    ]);
+    expect(JSON.stringify(anthropicWithExamples.tools)).toContain('"input_examples"');
+    expect(examplesAsGa?.join("\n")).toMatch(/'"input_examples"' does not exist in type 'Tool'/);
+    expect(examplesAsBeta).toEqual([]);
     expect(beta).toEqual([]);
     expect(messages).toEqual([]);
     expect(chat).toEqual([]);
     expect(responses).toEqual([]);
+    expect(responsesSearch).toEqual([]);
+    expect(responsesLoaded).toEqual([]);
+    expect(searchTool).toEqual([]);
+    expect(searchOutput).toEqual([]);
+    expect(chatToolsAsOutput?.join("\n")).toMatch(/'"function"' does not exist in type 'FunctionTool'/);
+    expect(serverExecution?.join("\n")).toMatch(/'"browser"' is not assignable/);
     // The controls fail for the reason they exist: the shape, not a missing module or type.
     expect(deferredAsGa?.join("\n")).toMatch(/'"defer_loading"' does not exist in type 'Tool'/);
     expect(deferredAsGa?.join("\n")).toMatch(/'"tool_reference"' is not assignable/);
@@ -447,7 +555,7 @@ describe("Trove's answers sent by the SDK clients", () => {
     const sid = await session({ ...CONFIG, always_loaded_patterns: ["*"] });
     const ctx = await trove(sid, "/context", { format: "openai_responses" });
     const client = new OpenAI({ baseURL: `${stubUrl}/v1`, apiKey: "x", maxRetries: 0 });
-    await client.responses.create({ model: "gpt-5", input: USER_TEXT, tools: ctx.tools });
+    await client.responses.create({ model: "gpt-5.4", input: USER_TEXT, tools: ctx.tools });
     const sent = lastRequest().body.tools as { name: string; strict: boolean; parameters: unknown }[];
     expect(sent).toEqual(ctx.tools);
     for (const tool of sent) {
@@ -455,6 +563,69 @@ describe("Trove's answers sent by the SDK clients", () => {
       expect(tool.strict, name).toBe(STRICT.has(name));
       const record = CATALOG.find((t) => t.name === name);
       if (record) expect(tool.parameters).toEqual(record.input_schema ?? { type: "object", properties: {} });
+    }
+  });
+
+  it("OpenAI Responses with Trove as the client-executed tool search: the whole turn, request by request", async () => {
+    const client = new OpenAI({ baseURL: `${stubUrl}/v1`, apiKey: "x", maxRetries: 0 });
+
+    // 1. The request: tool_search (execution "client") and every allowed tool, deferred ones marked.
+    const first = await client.responses.create(
+      requests.responsesSearch as OpenAI.Responses.ResponseCreateParamsNonStreaming,
+    );
+    expect(lastRequest().body).toEqual(requests.responsesSearch);
+    const tools = lastRequest().body.tools as { type: string; name?: string; defer_loading?: boolean }[];
+    expect(tools[0]).toMatchObject({ type: "tool_search", execution: "client" });
+    expect(
+      tools.filter((t) => t.defer_loading).map((t) => openaiDeferred.name_map[t.name as string]),
+    ).toEqual(
+      CATALOG.map((t) => t.name)
+        .filter((n) => n !== "github.create_issue")
+        .sort(),
+    );
+
+    // 2. The model searches: the agent sends the call's arguments to Trove's tool_search.
+    const call = first.output.find(
+      (item): item is OpenAI.Responses.ResponseToolSearchCall => item.type === "tool_search_call",
+    );
+    expect(call?.execution).toBe("client");
+    const found = await trove(openaiSid, "/tool_search", {
+      ...(call?.arguments as Record<string, unknown>),
+      format: "openai_responses",
+      call_id: call?.call_id,
+    });
+    expect(found).toEqual(openaiFound);
+    expect(found.tools[0].name).toBe("stripe:refund_payment");
+
+    // 3. The next request: the call and Trove's tool_search_output, appended to the input.
+    const next: OpenAI.Responses.ResponseCreateParamsNonStreaming = {
+      ...(requests.responsesSearch as OpenAI.Responses.ResponseCreateParamsNonStreaming),
+      input: [
+        { role: "user", content: USER_TEXT },
+        {
+          type: "tool_search_call",
+          id: call?.id ?? null,
+          call_id: call?.call_id ?? null,
+          execution: "client",
+          status: "completed",
+          arguments: call?.arguments,
+        },
+        found.tool_search_output as OpenAI.Responses.ResponseToolSearchOutputItemParam,
+      ],
+    };
+    const second = await client.responses.create(next);
+    expect(second.output_text).toBe("ok");
+    const sent = lastRequest().body;
+    expect(sent).toEqual(requests.responsesLoaded);
+    // The output answers the call, and loads tools the request declared deferred, by the same name.
+    const output = sent.input[2];
+    expect(output.call_id).toBe(sent.input[1].call_id);
+    const declared = new Map(tools.map((t) => [t.name, t]));
+    expect(output.tools.length).toBeGreaterThan(0);
+    for (const tool of output.tools) {
+      const { defer_loading, ...definition } = declared.get(tool.name) as Record<string, unknown>;
+      expect(defer_loading, tool.name).toBe(true);
+      expect(tool).toEqual(definition);
     }
   });
 });

@@ -1,7 +1,7 @@
 // Every surface is derived from the operation registry: REST routes, MCP tools and annotations,
 // OpenAPI (tags, errors, examples), /docs, the model-facing tool list, the catalog's reserved names.
 // Each test here fails when a surface and the declarations disagree.
-import { SELF } from "cloudflare:test";
+import { runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ERROR_CODES } from "../../src/errors";
@@ -9,6 +9,7 @@ import { modelToolNames } from "../../src/ops/builtins";
 import { COMMON_ERRORS } from "../../src/ops/operation";
 import { OPERATIONS } from "../../src/ops/registry";
 import { call, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
 const mcp = async (sid: string, method: string, params: unknown = {}) => {
   const res = await SELF.fetch(`https://trove.test/v1/sessions/${sid}/mcp`, {
@@ -51,6 +52,44 @@ describe("each declaration", () => {
     const names = OPERATIONS.map((o) => o.name);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  });
+});
+
+const ENTRY_POINTS = import.meta.glob<string>(
+  ["../../src/session-object.ts", "../../src/catalog-object.ts"],
+  {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  },
+);
+
+describe("the session object", () => {
+  it("names no operation: what it treats differently is a fact of the declaration (publishedCatalog, ranksTools)", () => {
+    expect(Object.keys(ENTRY_POINTS)).toHaveLength(2);
+    for (const [path, source] of Object.entries(ENTRY_POINTS)) {
+      const named = OPERATIONS.filter((o) => source.includes(`"${o.name}"`)).map((o) => o.name);
+      expect(named, path).toEqual([]);
+    }
+  });
+
+  it("answers with a deleted published catalog exactly the operations that declare publishedCatalog", async () => {
+    const name = `cat-${crypto.randomUUID().slice(0, 8)}`;
+    expect(
+      (await call("PUT", `/v1/catalogs/${name}`, { tools: [{ name: "a.b", description: "x" }] })).status,
+    ).toBe(200);
+    const sid = newSid();
+    expect((await call("PUT", `/v1/sessions/${sid}`, { catalog: name })).status).toBe(200);
+    expect((await call("DELETE", `/v1/catalogs/${name}`)).status).toBe(200);
+    await runInDurableObject(sessionStub(sid), (obj) => obj.published.reset());
+    const exempt = OPERATIONS.filter((o) => o.publishedCatalog).map((o) => o.name);
+    expect(exempt.sort()).toEqual(["session_configure", "session_delete", "session_get"]);
+    for (const operation of OPERATIONS) {
+      if (operation.name === "session_delete" || operation.name === "session_configure") continue;
+      const res = await op(sid, operation.name, operation.example.input);
+      if (operation.publishedCatalog) expect(res.status, operation.name).toBe(200);
+      else expect(res.json.error?.code, operation.name).toBe("catalog_deleted");
+    }
   });
 });
 

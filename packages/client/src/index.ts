@@ -35,8 +35,12 @@ export interface Health {
   version: string;
   /** Content hash of the packs bundled into this deployment. */
   bundle_hash: string;
+  /** Enabled packs a new session sees: global ones, and the key's tenant's. */
   packs: number;
+  /** Skills of those packs: what a new session can list and load. */
   skills: number;
+  /** Everything bundled, enabled or not and whatever its scope. */
+  bundled: { packs: number; skills: number };
 }
 
 /** The request the client sends: what any `fetch` accepts. */

@@ -590,9 +590,13 @@ export interface ToolSearchInput {
    */
   min_relevance?: number;
   /**
-   * "anthropic" adds tool_reference blocks for client-side tool search
+   * "anthropic" adds tool_reference blocks, "openai_responses" a tool_search_output item, for client-side tool search
    */
   format?: "anthropic" | "openai" | "openai_responses" | "mcp" | "json";
+  /**
+   * With format openai_responses: the call_id of the model's tool_search_call, echoed in tool_search_output
+   */
+  call_id?: string;
 }
 
 export interface ToolSearchOutput {
@@ -623,6 +627,21 @@ export interface ToolSearchOutput {
     type: "tool_reference";
     tool_name: string;
   }[];
+  /**
+   * With format openai_responses: the item to append to the next request's input after the model's tool_search_call; its tools are the results' definitions (provider names, as context lists them)
+   */
+  tool_search_output?: {
+    type: "tool_search_output";
+    execution: "client";
+    call_id?: string;
+    status: "completed";
+    /**
+     * Function tools, as context renders them
+     */
+    tools: {
+      [k: string]: unknown;
+    }[];
+  };
 }
 
 export interface ToolActivateInput {
@@ -742,7 +761,7 @@ export interface ContextInput {
    */
   query?: string;
   /**
-   * With format anthropic: also list every other allowed tool with defer_loading: true, so that every tool_reference tool_search returns names a tool of the request
+   * With format anthropic or openai_responses: also list every other allowed tool with defer_loading: true, so that every tool tool_search returns is a tool of the request; with openai_responses, tool_search is listed as the client-executed tool_search tool (execution "client")
    */
   defer_loading?: boolean;
 }
@@ -770,7 +789,7 @@ export interface ContextOutput {
    */
   deferred_count: number;
   /**
-   * What the model loads up front: tools marked defer_loading: true are not counted
+   * What the model loads up front: tools marked defer_loading: true are not counted (with openai_responses, their names and descriptions are)
    */
   token_estimate: {
     system: number;
@@ -2112,6 +2131,7 @@ export type TroveErrorCode =
   | "unauthorized"
   | "body_too_large"
   | "not_found"
+  | "unknown_host"
   | "unknown_operation"
   | "method_not_allowed"
   | "internal"

@@ -45,7 +45,13 @@ const catalogSync: HostileCase[] = [
   sync("null tools", { tools: null }, "tools"),
   sync("an upper-case mode", { tools: [], mode: "REPLACE" }, "mode"),
   sync("a null mode", { tools: [], mode: null }, "mode"),
-  sync("10,001 tools", { tools: many(10_001, (i) => ({ name: `t.n${i}`, description: "" })) }, "tools"),
+  // Over the limit is the documented catalog_too_large (issue 28), naming the field.
+  post(
+    "catalog_sync",
+    "10,001 tools",
+    { tools: many(10_001, (i) => ({ name: `t.n${i}`, description: "" })) },
+    error(400, "catalog_too_large", "tools"),
+  ),
   sync(
     "one bad record after 9,999 good ones rejects them all",
     {
