@@ -41,7 +41,7 @@ export async function startReplay(): Promise<Replay> {
   await mf.ready;
   const request = async <T>(tenant: string, method: string, path: string, body?: unknown) => {
     const key = KEYS[tenant]?.split(":")[1];
-    const res = await mf.dispatchFetch(`http://trove.local${path}`, {
+    const res = await mf.dispatchFetch(`http://localhost${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
