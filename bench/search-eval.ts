@@ -8,7 +8,7 @@ import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
 import { conceptCount, queryTermGroups } from "../src/search/text";
 import { startBench, table } from "./harness";
 import { startReplay } from "./learning-replay";
-import { attackEvaluation, concurrencyEvaluation, privacyEvaluation } from "./learning-safety";
+import { attackEvaluation, concurrencyEvaluation, privacyEvaluation, smallCatalog } from "./learning-safety";
 import { argsFor, type CatalogTool } from "./load-mix";
 
 interface EvalQuery {
@@ -20,6 +20,7 @@ interface SearchOutput {
   tools: { name: string; score: number; relevance: number }[];
 }
 
+const HISTORY = "bench/search-eval/history.json";
 const DEFAULT_SETS = "bench/search-eval/queries.json,bench/search-eval/queries-everyday.json";
 const { values: args } = parseArgs({
   options: {
@@ -30,7 +31,9 @@ const { values: args } = parseArgs({
     /** Learned sessions' thresholds, `read,write,contested` (SessionConfig.learning), to explore them. */
     thresholds: { type: "string" },
     /** Another history to replay (entries without a `user` go round-robin to four sessions). */
-    history: { type: "string", default: "bench/search-eval/history.json" },
+    history: { type: "string", default: HISTORY },
+    /** Each history user stands for this many users who word things alike (an optimistic tenant). */
+    repeat: { type: "string", default: "1" },
   },
 });
 
@@ -208,11 +211,16 @@ async function learningEvaluation(
   const replay = await startReplay();
   try {
     const byName = new Map((catalog as CatalogTool[]).map((t) => [t.name, t]));
-    const users = [...new Set(history.map((h) => h.user))].sort();
+    const writers = [...new Set(history.map((h) => h.user))].sort();
+    const copies = Math.max(1, Number(args.repeat));
+    const users = writers.flatMap((u) =>
+      Array.from({ length: copies }, (_, i) => (i === 0 ? u : `${u}.${i}`)),
+    );
     let taught = 0;
     let sessions = 0;
     for (const user of users) {
-      const mine = history.filter((h) => h.user === user && h.expected.length > 0);
+      const writer = user.split(".")[0];
+      const mine = history.filter((h) => h.user === writer && h.expected.length > 0);
       for (let start = 0; start < mine.length; start += REQUESTS_PER_SESSION) {
         const sid = `history-${user}-${start}`;
         sessions++;
@@ -321,16 +329,25 @@ async function safetyEvaluation(): Promise<string> {
   const replay = await startReplay();
   try {
     const attack = await attackEvaluation(replay, catalog);
+    const small = await attackEvaluation(replay, smallCatalog(catalog), 4);
     const privacy = await privacyEvaluation(replay, catalog);
     const concurrent = await concurrencyEvaluation(replay, catalog);
-    const fewest = Math.min(...attack.outcomes.map((o) => o.top3 ?? Number.POSITIVE_INFINITY));
+    const fewest = Math.min(
+      ...[...attack.outcomes, ...small.outcomes].map((o) => o.top3 ?? Number.POSITIVE_INFINITY),
+    );
     const attackMet = fewest >= 50;
     return [
       "### Learning safety (bench/learning-safety.ts)",
       "",
       "Poisoning: colluding sessions of one tenant, each with three search → use pairs whose searches hold the request and the target's own words, a reformulation and a user message (all that an end user steering an agent can cause); the target's rank for each request in a new session after 1, 2, 3 … 64 of them (top 20 read; a rank counts as moved when it first improves).",
       "",
+      `The dev catalog (${catalog.length} tools):`,
+      "",
       attack.table,
+      "",
+      `A small agent's catalog (${smallCatalog(catalog).length} tools of the dev catalog: payments, code hosting, web search, weather, chat, a cluster), where every tool is a search candidate. Before issue 27 (87734c2, whole queries stored, no consensus), this same script put every target at rank 1 for the refund request after 5 sessions and in the top 3 after 2–3:`,
+      "",
+      small.table,
       "",
       `targets (poisoning): no attack with fewer than 50 colluding sessions puts the target in the top 3 (fewest: ${Number.isFinite(fewest) ? fewest : "> 64"}) -> ${attackMet ? "met" : "NOT met"}`,
       "",
@@ -393,7 +410,8 @@ try {
     console.log(`\n${learned.heading}\n\n${body}\n`);
     sections.push(`### ${learned.heading}\n\n${body}\n`);
   }
-  if (!args.thresholds && args.catalog === "bench/search-eval/catalog.json") {
+  const exploring = args.thresholds !== undefined || args.repeat !== "1" || args.history !== HISTORY;
+  if (!exploring && args.catalog === "bench/search-eval/catalog.json") {
     const safety = await safetyEvaluation();
     console.log(`\n${safety}\n`);
     sections.push(`${safety}\n`);
@@ -405,7 +423,7 @@ try {
         `(in use: ${JSON.stringify(RELEVANCE_CURVE)})`,
     );
   }
-  if (args.queries === DEFAULT_SETS && args.catalog === "bench/search-eval/catalog.json") {
+  if (!exploring && args.queries === DEFAULT_SETS && args.catalog === "bench/search-eval/catalog.json") {
     const section = `## Retrieval quality (npm run bench:search)
 
 Dev evaluation, ${catalog.length} tools; run ${new Date().toISOString().slice(0, 16)}Z. Targets, first set: Recall@5 ≥ 0.95, MRR ≥ 0.85; second (everyday) set, cold: Recall@1 ≥ 0.75, Recall@5 ≥ 0.93; with learning: Recall@1 ≥ 0.85, Recall@5 ≥ 0.97, control equal to cold. AUROC: how well the first result's relevance separates no-answer queries from answerable ones (target ≥ 0.9; all sets: ${auroc(everything)?.toFixed(3) ?? "n/a"}).

@@ -178,7 +178,7 @@ function rescoreWithNouns(
  * reads and matches better by its own fields. Such a row's score is capped at the best score of
  * those read rows; a tie then goes to the read row (rankComparator puts safer side effects first).
  */
-function boundLearning(raw: Match[], reads: readonly boolean[]): Match[] {
+export function boundLearning(raw: readonly Match[], reads: readonly boolean[]): Match[] {
   return raw.map((match, i) => {
     if (reads[i] || match.score <= match.direct) return match;
     let cap = Number.POSITIVE_INFINITY;
