@@ -24,7 +24,8 @@ const DEFAULT_CONFIG = {
     directory: { enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" },
   },
   context: { max_tokens: null },
-  learning: { enabled: true },
+  user: null,
+  learning: { enabled: true, min_support: 3, min_support_write: 5, min_support_contested: 50 },
   ttl_seconds: 604_800,
   run_activation_ttl_seconds: 3_600,
 };
@@ -516,7 +517,8 @@ describe("the session resource", () => {
         directory: { enabled: false, max_entries: 10, selection_strategy: "pinned_then_top" },
       },
       context: { max_tokens: 9000 },
-      learning: { enabled: false },
+      user: "u-5f2c9a",
+      learning: { enabled: false, min_support: 4, min_support_write: 6, min_support_contested: 80 },
       ttl_seconds: 3_600,
       run_activation_ttl_seconds: 600,
     };

@@ -310,6 +310,7 @@ describe("learning from use", () => {
     await runInDurableObject(stub, (_obj, state) => {
       const store = new LearningStore(createSql(state.storage.sql));
       const now = Date.now();
+      store.migrate(now);
       for (let s = 0; s < 5; s++)
         store.record(
           { session: `legit-${s}`, user: null },
