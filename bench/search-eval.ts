@@ -1,7 +1,10 @@
-// Retrieval quality of tool_search on the dev evaluation: Recall@1, Recall@5 and MRR per query kind
-// for each query set, and how well the top result's relevance tells answerable queries from those
-// nothing in the catalog answers (AUROC).
-// Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate]
+// Retrieval quality of tool_search on the dev suite: Recall@1, Recall@5 and MRR per query kind for
+// each query set — the dev catalog's two sets, the real MCP servers' catalog and the public MetaTool
+// sample (bench/suites.ts) — each alone and as a macro average, with per-query rank changes against
+// the previous head; how well the top result's relevance tells answerable queries from those nothing
+// answers (AUROC); learning from use, and its safety (bench/learning-safety.ts).
+// Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate
+//   --thresholds r,w,c --history FILE --repeat N]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
@@ -10,6 +13,16 @@ import { startBench, table } from "./harness";
 import { startReplay } from "./learning-replay";
 import { attackEvaluation, concurrencyEvaluation, privacyEvaluation, smallCatalog } from "./learning-safety";
 import { argsFor, type CatalogTool } from "./load-mix";
+import {
+  kept,
+  otherSuites,
+  queryKey,
+  rankDiffs,
+  type SetFigures,
+  type SetRanks,
+  suiteTable,
+  writeRanks,
+} from "./suites";
 
 interface EvalQuery {
   query: string;
@@ -114,6 +127,11 @@ function auroc(outcomes: readonly Outcome[]): number | null {
   let wins = 0;
   for (const p of pos) for (const q of neg) wins += p > q ? 1 : p === q ? 0.5 : 0;
   return wins / (pos.length * neg.length);
+}
+
+function figuresOf(set: string, tools: number, outcomes: readonly Outcome[]): SetFigures {
+  const { n, r1, r5, mrr } = summarize(outcomes);
+  return { set, tools, answerable: n, none: outcomes.length - n, r1, r5, mrr, auroc: auroc(outcomes) };
 }
 
 function kindTable(outcomes: readonly Outcome[]): string {
@@ -368,6 +386,17 @@ try {
   await bench.op(session, "catalog_sync", { tools: catalog });
   const sections: string[] = [];
   const everything: Outcome[] = [];
+  const figures: SetFigures[] = [];
+  const ranks: Record<string, SetRanks> = {};
+  /** Each query's text by its key in the ranks file. */
+  const texts = new Map<string, string>();
+  const keyedRanks = (outcomes: readonly Outcome[]): SetRanks =>
+    Object.fromEntries(
+      outcomes.map((o) => {
+        texts.set(queryKey(o.query), o.query);
+        return [queryKey(o.query), kept(o.rank)];
+      }),
+    );
   // Each set's cold outcomes, which the learning evaluation's control must equal.
   const colds: { file: string; queries: EvalQuery[]; cold: Outcome[] }[] = [];
   for (const [i, set] of sets.entries()) {
@@ -386,8 +415,33 @@ try {
     console.log(`${heading}\n\n${body}\n`);
     if (args.verbose) console.log(`${misses.join("\n")}\n`);
     sections.push(`### ${set.file}: ${set.queries.length} queries\n\n${body}\n`);
+    const name = `dev:${set.file.replace(/^.*\/(queries-)?|\.json$/g, "") || "queries"}`;
+    figures.push(figuresOf(name, catalog.length, outcomes));
+    ranks[name] = keyedRanks(outcomes);
   }
-  console.log(`${noAnswerLine(everything)} (all sets)`);
+  console.log(`${noAnswerLine(everything)} (dev sets)`);
+  const canonical = args.queries === DEFAULT_SETS && args.catalog === "bench/search-eval/catalog.json";
+  if (canonical) {
+    // Every other catalog of the suite, each in a session of its own (issue 29).
+    for (const suite of otherSuites()) {
+      const other = await bench.session(`suite-${suite.name}`);
+      await bench.op(other, "catalog_sync", { tools: suite.catalog });
+      const search = (query: string) => bench.op<SearchOutput>(other, "tool_search", { query, limit: 10 });
+      for (const set of suite.sets) {
+        const { outcomes, misses } = await run(search, set.queries);
+        const body = `${kindTable(outcomes)}\n\n${noAnswerLine(outcomes)}`;
+        const heading = `tool_search (fts) on ${suite.catalog.length} tools, ${set.queries.length} queries (${suite.source})`;
+        console.log(`${heading}\n\n${body}\n`);
+        if (args.verbose) console.log(`${misses.join("\n")}\n`);
+        sections.push(`### ${set.name}: ${suite.source}\n\n${body}\n`);
+        figures.push(figuresOf(set.name, suite.catalog.length, outcomes));
+        ranks[set.name] = keyedRanks(outcomes);
+      }
+    }
+    const summary = `Every set alone and their macro average (each set weighs the same):\n\n${suiteTable(figures)}\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${rankDiffs(ranks, texts)}`;
+    console.log(`\n${summary}\n`);
+    sections.unshift(`### The suite\n\n${summary}\n`);
+  }
   if (args.verbose) {
     // Where the two kinds overlap: answerable queries whose top relevance is as low as a no-answer one's.
     const highestNone = Math.max(...everything.filter((o) => o.rank === null).map((o) => o.top));
@@ -423,7 +477,7 @@ try {
         `(in use: ${JSON.stringify(RELEVANCE_CURVE)})`,
     );
   }
-  if (!exploring && args.queries === DEFAULT_SETS && args.catalog === "bench/search-eval/catalog.json") {
+  if (!exploring && canonical) {
     const section = `## Retrieval quality (npm run bench:search)
 
 Dev evaluation, ${catalog.length} tools; run ${new Date().toISOString().slice(0, 16)}Z. Targets, first set: Recall@5 ≥ 0.95, MRR ≥ 0.85; second (everyday) set, cold: Recall@1 ≥ 0.75, Recall@5 ≥ 0.93; with learning: Recall@1 ≥ 0.85, Recall@5 ≥ 0.97, control equal to cold. AUROC: how well the first result's relevance separates no-answer queries from answerable ones (target ≥ 0.9; all sets: ${auroc(everything)?.toFixed(3) ?? "n/a"}).
@@ -432,8 +486,9 @@ ${sections.join("\n")}`;
     const previous = existsSync("bench/RESULTS.md")
       ? readFileSync("bench/RESULTS.md", "utf8")
       : "# Benchmark results\n\n";
-    const kept = previous.replace(/## Retrieval quality[\s\S]*/, "").trimEnd();
-    writeFileSync("bench/RESULTS.md", `${kept}\n\n${section}`);
+    const head = previous.replace(/## Retrieval quality[\s\S]*/, "").trimEnd();
+    writeFileSync("bench/RESULTS.md", `${head}\n\n${section}`);
+    writeRanks(ranks);
   }
 } finally {
   await bench.mf.dispose();

@@ -1,0 +1,165 @@
+// The search dev suite beyond the dev catalog (issue 29): every catalog with query sets the bench can
+// read, in one format — the real MCP servers' tools of bench/search-eval/mcp/ and the public MetaTool
+// sample in ../shared/bench/metatool/ (read there, never copied; skipped when absent). Each set is
+// scored alone and in a macro average, and its per-query ranks are compared with the previous head's
+// (bench/search-eval/ranks.json, written by the canonical run).
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { table } from "./harness";
+
+export interface SuiteQuery {
+  query: string;
+  expected: string[];
+  kind: string;
+}
+
+export interface Suite {
+  /** Short name, used in tables and as the key of its ranks. */
+  name: string;
+  /** Tools in catalog_sync's shape. */
+  catalog: unknown[];
+  sets: { name: string; queries: SuiteQuery[] }[];
+  source: string;
+}
+
+interface FlatTool {
+  name: string;
+  namespace?: string;
+  description: string;
+}
+
+const readJsonl = (file: string) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as SuiteQuery);
+
+/**
+ * The catalogs beside the dev catalog: tools named `<namespace>.<name>` when their file names them
+ * apart (the MCP servers reuse names such as `search`), as their queries' `expected` do.
+ */
+export function otherSuites(): Suite[] {
+  const suites: Suite[] = [];
+  const mcp = "bench/search-eval/mcp";
+  if (existsSync(`${mcp}/catalog.json`)) {
+    const tools = (JSON.parse(readFileSync(`${mcp}/catalog.json`, "utf8")) as { tools: FlatTool[] }).tools;
+    suites.push({
+      name: "mcp",
+      source: `${mcp}/ (${tools.length} tools of public MCP servers, their own descriptions)`,
+      catalog: tools.map((t) => ({
+        name: `${t.namespace}.${t.name}`,
+        namespace: t.namespace,
+        description: t.description,
+      })),
+      sets: [{ name: "mcp", queries: readJsonl(`${mcp}/queries.jsonl`) }],
+    });
+  }
+  const metatool = "../shared/bench/metatool";
+  if (existsSync(`${metatool}/catalog.json`)) {
+    const tools = (JSON.parse(readFileSync(`${metatool}/catalog.json`, "utf8")) as { tools: FlatTool[] })
+      .tools;
+    suites.push({
+      name: "metatool",
+      source: `${metatool}/ (MetaTool sample, ${tools.length} OpenAI plugins; read in place)`,
+      catalog: tools.map((t) => ({ name: t.name, namespace: t.namespace, description: t.description })),
+      sets: [{ name: "metatool", queries: readJsonl(`${metatool}/queries.jsonl`) }],
+    });
+  }
+  return suites;
+}
+
+export interface SetFigures {
+  set: string;
+  tools: number;
+  answerable: number;
+  none: number;
+  r1: number;
+  r5: number;
+  mrr: number;
+  auroc: number | null;
+}
+
+/** One row per set and the macro average (each set weighs the same, whatever its size). */
+export function suiteTable(rows: readonly SetFigures[]): string {
+  const fmt = (n: number | null) => (n === null ? "n/a" : n.toFixed(3));
+  const mean = (pick: (r: SetFigures) => number | null) => {
+    const values = rows.map(pick).filter((v): v is number => v !== null);
+    return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+  };
+  return table(
+    ["set", "tools", "answerable", "no answer", "Recall@1", "Recall@5", "MRR", "AUROC"],
+    [
+      ...rows.map((r) => [
+        r.set,
+        r.tools,
+        r.answerable,
+        r.none,
+        fmt(r.r1),
+        fmt(r.r5),
+        fmt(r.mrr),
+        fmt(r.auroc),
+      ]),
+      [
+        "macro average",
+        "",
+        "",
+        "",
+        fmt(mean((r) => r.r1)),
+        fmt(mean((r) => r.r5)),
+        fmt(mean((r) => r.mrr)),
+        fmt(mean((r) => r.auroc)),
+      ],
+    ],
+  );
+}
+
+const RANKS = "bench/search-eval/ranks.json";
+
+/** A query's rank as kept: a number, "miss" (not in the top 10) or "none" (a no-answer query). */
+type Kept = number | "miss" | "none";
+/**
+ * Ranks by a hash of each query: the file must not hold another project's queries (MetaTool's are
+ * read in place, never copied), and the text is at hand when ranks are compared.
+ */
+export type SetRanks = Record<string, Kept>;
+
+/** The key of a query in the ranks file. */
+export function queryKey(query: string): string {
+  return createHash("sha256").update(query).digest("hex").slice(0, 16);
+}
+
+export function kept(rank: number | null): Kept {
+  return rank === null ? "none" : Number.isFinite(rank) ? rank : "miss";
+}
+
+/**
+ * Per set, the queries whose rank changed since the ranks file was written (the previous head's
+ * canonical run): how many rose and fell, and the first few of each.
+ */
+export function rankDiffs(current: Record<string, SetRanks>, texts: ReadonlyMap<string, string>): string {
+  if (!existsSync(RANKS))
+    return "No ranks of a previous head (bench/search-eval/ranks.json): nothing to compare.";
+  const previous = JSON.parse(readFileSync(RANKS, "utf8")) as Record<string, SetRanks>;
+  const order = (k: Kept | undefined) => (typeof k === "number" ? k : k === "miss" ? 11 : 0);
+  const lines: string[] = [];
+  const rows: (string | number)[][] = [];
+  for (const [set, ranks] of Object.entries(current)) {
+    const before = previous[set];
+    if (!before) {
+      rows.push([set, "new set", "", ""]);
+      continue;
+    }
+    const changed = Object.entries(ranks).filter(([q, r]) => q in before && before[q] !== r && r !== "none");
+    const up = changed.filter(([q, r]) => order(r) < order(before[q]));
+    const down = changed.filter(([q, r]) => order(r) > order(before[q]));
+    rows.push([set, up.length, down.length, Object.keys(ranks).filter((q) => !(q in before)).length]);
+    for (const [q, r] of [...up, ...down].slice(0, 12))
+      lines.push(`  ${set}: ${before[q]} → ${r}  ${texts.get(q) ?? q}`);
+  }
+  return `${table(["set", "queries up", "queries down", "queries new"], rows)}${lines.length > 0 ? `\n\n${lines.join("\n")}` : ""}`;
+}
+
+/** Keeps this head's ranks for the next run to compare with (the canonical run only). */
+export function writeRanks(current: Record<string, SetRanks>): void {
+  writeFileSync(RANKS, `${JSON.stringify(current, null, 1)}\n`);
+}
