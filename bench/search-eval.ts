@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     queries: { type: "string", default: DEFAULT_SETS },
     verbose: { type: "boolean", default: false },
     calibrate: { type: "boolean", default: false },
+    /** Retrieval only: no learning or safety evaluation, nothing written (to try a ranking change). */
+    "suite-only": { type: "boolean", default: false },
     /** Learned sessions' thresholds, `read,write,contested` (SessionConfig.learning), to explore them. */
     thresholds: { type: "string" },
     /** Another history to replay (entries without a `user` go round-robin to four sessions). */
@@ -438,8 +440,9 @@ try {
         ranks[set.name] = keyedRanks(outcomes);
       }
     }
-    const summary = `Every set alone and their macro average (each set weighs the same):\n\n${suiteTable(figures)}\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${rankDiffs(ranks, texts)}`;
-    console.log(`\n${summary}\n`);
+    const diffs = rankDiffs(ranks, texts);
+    const summary = `Every set alone and their macro average (each set weighs the same):\n\n${suiteTable(figures)}\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${diffs.table}`;
+    console.log(`\n${summary}\n${diffs.queries ? `\n${diffs.queries}\n` : ""}`);
     sections.unshift(`### The suite\n\n${summary}\n`);
   }
   if (args.verbose) {
@@ -454,7 +457,7 @@ try {
     for (const o of low) console.log(`  ${o.top.toFixed(2)}  ${o.query}`);
   }
   const historyFile = args.history;
-  if (colds.length > 0 && existsSync(historyFile)) {
+  if (!args["suite-only"] && colds.length > 0 && existsSync(historyFile)) {
     const history = (JSON.parse(readFileSync(historyFile, "utf8")) as HistoryQuery[]).map((h, i) => ({
       ...h,
       user: h.user ?? `session-${i % 4}`,
@@ -464,7 +467,8 @@ try {
     console.log(`\n${learned.heading}\n\n${body}\n`);
     sections.push(`### ${learned.heading}\n\n${body}\n`);
   }
-  const exploring = args.thresholds !== undefined || args.repeat !== "1" || args.history !== HISTORY;
+  const exploring =
+    args["suite-only"] || args.thresholds !== undefined || args.repeat !== "1" || args.history !== HISTORY;
   if (!exploring && args.catalog === "bench/search-eval/catalog.json") {
     const safety = await safetyEvaluation();
     console.log(`\n${safety}\n`);

@@ -134,11 +134,18 @@ export function kept(rank: number | null): Kept {
 
 /**
  * Per set, the queries whose rank changed since the ranks file was written (the previous head's
- * canonical run): how many rose and fell, and the first few of each.
+ * canonical run): how many rose and fell (a table), and the first few of each (for the console only:
+ * the results file must not hold another project's queries).
  */
-export function rankDiffs(current: Record<string, SetRanks>, texts: ReadonlyMap<string, string>): string {
+export function rankDiffs(
+  current: Record<string, SetRanks>,
+  texts: ReadonlyMap<string, string>,
+): { table: string; queries: string } {
   if (!existsSync(RANKS))
-    return "No ranks of a previous head (bench/search-eval/ranks.json): nothing to compare.";
+    return {
+      table: "No ranks of a previous head (bench/search-eval/ranks.json): nothing to compare.",
+      queries: "",
+    };
   const previous = JSON.parse(readFileSync(RANKS, "utf8")) as Record<string, SetRanks>;
   const order = (k: Kept | undefined) => (typeof k === "number" ? k : k === "miss" ? 11 : 0);
   const lines: string[] = [];
@@ -156,7 +163,10 @@ export function rankDiffs(current: Record<string, SetRanks>, texts: ReadonlyMap<
     for (const [q, r] of [...up, ...down].slice(0, 12))
       lines.push(`  ${set}: ${before[q]} → ${r}  ${texts.get(q) ?? q}`);
   }
-  return `${table(["set", "queries up", "queries down", "queries new"], rows)}${lines.length > 0 ? `\n\n${lines.join("\n")}` : ""}`;
+  return {
+    table: table(["set", "queries up", "queries down", "queries new"], rows),
+    queries: lines.join("\n"),
+  };
 }
 
 /** Keeps this head's ranks for the next run to compare with (the canonical run only). */

@@ -58,6 +58,8 @@ export interface FtsIndex<R, C extends R> {
    * a row that does not above a row that reads and matches better with its own fields (issue 27).
    */
   reads?(row: C): boolean;
+  /** The terms that name the row itself (a tool's name without its namespace): its identity. */
+  identity?(row: C): readonly string[];
   /**
    * Exact hits score one above the best candidate: the best of all candidates, or of those that
    * are not exact hits themselves. The two differ only when an exact hit is also the best
@@ -138,9 +140,14 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   );
   const readOnly = !groups.some((g) => g.acts) && !actions.some((a) => a !== null && asked.has(a));
   const unasked = (i: number) => (readOnly && actions[i] !== null ? 1 - UNASKED_ACTION : 1);
+  const named = identityFactors(
+    rows.map((row) => index.identity?.(row) ?? []),
+    new Set(groups.flatMap((g) => [...g.terms, ...g.related])),
+    search.stats,
+  );
   const scored = rows.map((row, i) => ({
     row,
-    strength: boundedRelevance((raw[i]?.score ?? 0) * boost(row) * unasked(i)),
+    strength: boundedRelevance((raw[i]?.score ?? 0) * boost(row) * unasked(i) * (named[i] ?? 1)),
     // What the row itself matches, whatever the session did before: comparable across sessions.
     relevance: calibratedRelevance(raw[i] ?? { score: 0, unmatched: 0 }, mass, concepts),
   }));
@@ -171,6 +178,35 @@ function rescoreWithNouns(
     corpus,
   );
   return raw.map((match, i) => (named(i) ? (asThings[i] ?? match) : match));
+}
+
+/**
+ * How much of its identity a row's name leaves unasked: a name is what a tool is, so a name word the
+ * query does not hold ("comment" of add_issue_comment for "create a github issue") says the tool does
+ * something narrower or other than what was asked. Weighed by idf, so an unasked generic word
+ * ("get", "list") costs little and a specific one much.
+ */
+export const NAME_IDENTITY = 0.08;
+
+export function identityFactors(
+  names: readonly (readonly string[])[],
+  asked: ReadonlySet<string>,
+  stats: IndexStats,
+): number[] {
+  const all = [...new Set(names.flat())];
+  const df = stats.docFrequencies(all);
+  const size = stats.size();
+  const idf = (t: string) => {
+    const d = df.get(t) ?? 0;
+    return Math.log(1 + (size - d + 0.5) / (d + 0.5));
+  };
+  return names.map((terms) => {
+    const unique = [...new Set(terms)];
+    const total = unique.reduce((sum, t) => sum + idf(t), 0);
+    if (total === 0) return 1;
+    const unasked = unique.filter((t) => !asked.has(t)).reduce((sum, t) => sum + idf(t), 0);
+    return 1 - NAME_IDENTITY * (unasked / total);
+  });
 }
 
 /**

@@ -212,6 +212,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   exactAbove: "all-candidates",
   action: (r) => (reads(r) ? null : actionTerm(r)),
   reads,
+  identity: (r) => localTerms(r),
 };
 
 /** A tool that only reads: learning never lifts another above it (fts-pipeline's boundLearning). */
@@ -224,10 +225,14 @@ function reads(row: FtsRow): boolean {
  * `creat` for s3.create_bucket ("s3 creat bucket" after "s3").
  */
 function actionTerm(row: FtsRow): string | null {
-  const name = row.f_name.split(" ");
+  return localTerms(row)[0] || null;
+}
+
+/** The terms of a tool's name after its namespace's. */
+function localTerms(row: FtsRow): string[] {
+  const name = row.f_name === "" ? [] : row.f_name.split(" ");
   const namespace = row.f_namespace === "" ? [] : row.f_namespace.split(" ");
-  const local = namespace.every((term, i) => name[i] === term) ? name.slice(namespace.length) : name;
-  return local[0] || null;
+  return namespace.every((term, i) => name[i] === term) ? name.slice(namespace.length) : name;
 }
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
