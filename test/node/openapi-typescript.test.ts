@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/ops/registry";
+import { STRICT_OPTIONS } from "./strict-typescript";
 import { type RunningWorker, startWorker } from "./worker";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -43,16 +44,7 @@ async function generate(): Promise<string> {
 async function typeCheck(files: Record<string, string>): Promise<Record<string, string[]>> {
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   const paths = Object.keys(files).map((name) => join(dir, name));
-  const program = ts.createProgram(paths, {
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    types: [],
-  });
+  const program = ts.createProgram(paths, { ...STRICT_OPTIONS, types: [] });
   return Object.fromEntries(
     Object.keys(files).map((name) => [
       name,

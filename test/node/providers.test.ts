@@ -14,6 +14,7 @@ import OpenAI from "openai";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closed } from "../support/fixtures";
+import { STRICT_OPTIONS } from "./strict-typescript";
 import { type RunningWorker, startWorker } from "./worker";
 
 // ---- A realistic catalog: nested schemas, some strict-compatible, some not ----
@@ -229,13 +230,7 @@ function lastRequest(): Recorded {
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const COMPILER_OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  noEmit: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  ...STRICT_OPTIONS,
   lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
   types: ["node"],
   // The SDKs' own declarations are theirs to check; every diagnostic about our literals remains.
