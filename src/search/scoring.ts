@@ -33,12 +33,13 @@ export function boundedRelevance(relevance: number): number {
 
 /**
  * Relevance from coverage, the share of the query's information a result matches, and the number
- * of concepts the query has: a logistic curve fitted on the dev evaluation (`npm run bench:search
- * -- --calibrate`), so that a value reads as the chance that the result is one the query asks for,
- * whatever the query or catalog. The same coverage is stronger evidence in a longer request, whose
+ * of concepts the query has: a logistic curve fitted on every set of the search suite, each set
+ * weighing the same (`npm run bench:search -- --calibrate`: the dev sets, public MCP servers and
+ * MetaTool, no-answer queries included), so that a value reads as the chance that the result is one
+ * the query asks for, whatever the query or catalog. The same coverage is stronger evidence in a longer request, whose
  * context words dilute it (counted up to CONCEPT_CAP concepts).
  */
-export const RELEVANCE_CURVE = { coverage: 3.59, concepts: 0.36, offset: -2.58 } as const;
+export const RELEVANCE_CURVE = { coverage: 3.34, concepts: 0.31, offset: -2.69 } as const;
 export const CONCEPT_CAP = 10;
 /**
  * How much a concept the result leaves wholly unmatched takes off its coverage, per unit of the

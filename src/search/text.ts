@@ -1,6 +1,7 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
 import { canonicalJson, sha256Hex } from "./hash";
+import { documentEntries, pattern, patterns, wordSet } from "./lexicon";
 import {
   doesSomething,
   FILLER_PHRASES,
@@ -47,7 +48,7 @@ function participle(word: string): boolean {
 }
 
 /** Words that end in "s" without being the plural of the word before it ("news" is not "new"s). */
-const NOT_PLURAL = new Set(["news"]);
+const NOT_PLURAL = wordSet("not_plural");
 
 function plural(word: string): boolean {
   return word.endsWith("s") && !word.endsWith("ss") && !NOT_PLURAL.has(word);
@@ -73,14 +74,7 @@ let textVersion: string | undefined;
  */
 export function indexTextVersion(): string {
   textVersion ??= sha256Hex(
-    canonicalJson([
-      NORMALIZER_REVISION,
-      [...STOPWORDS],
-      [...SYNONYMS],
-      [...ABBREVIATIONS],
-      [...NOT_PLURAL],
-      [...PHRASAL_VERBS.keys()],
-    ]),
+    canonicalJson([NORMALIZER_REVISION, documentEntries(), [...PHRASAL_VERBS.keys()]]),
   ).slice(0, 16);
   return textVersion;
 }
@@ -106,9 +100,7 @@ export function documentTerms(text: string): string[] {
  * Words that deny the verb after them ("don't pull it down", "without tearing down"): a document
  * that says so does not do it, so it gets no closed form ("pulldown") to be found by.
  */
-const NEGATORS = new Set(
-  "not never without don doesn didn won isn aren wasn weren shouldn mustn cannot couldn no".split(" "),
-);
+const NEGATORS = wordSet("negators");
 
 /** Document text as stored in an FTS column: normalized terms joined by spaces. */
 export function indexText(text: string): string {
@@ -237,7 +229,7 @@ export function conceptCount(groups: readonly TermGroup[]): number {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
-const INDEFINITE: ReadonlySet<string> = new Set(["a", "an"]);
+const INDEFINITE = wordSet("indefinite");
 
 /** Where `word` stands as a whole word in `lower` (a lowercased query). */
 function* occurrences(lower: string, word: string): Generator<number> {
@@ -277,13 +269,7 @@ function namedAsThing(query: string, word: string): boolean {
 }
 
 /** What ends the context of a mid-task request: a dash or semicolon, or a clause of circumstance. */
-const CONTEXT_END = [
-  /[—–;]|\s-\s/gu,
-  /^\s*(?:ok(?:ay)?\s*,?\s*)?(?:now that|since|once|after|because|given that|as soon as)\b[^,.!?]*[,.]/giu,
-  /[,.]\s*(?:now|then|next|so|and then|after that)\b/giu,
-  // "before creating the ticket I need …": a clause of what comes before or after, up to its subject.
-  /^\s*(?:before|after|while|once)\s+\p{L}+ing\b[^,.!?]*?(?=\s(?:i|we|you|please|let's|lets)\s)/giu,
-];
+const CONTEXT_END = patterns("context_end").map((p) => p.pattern);
 
 /**
  * Where the request starts in a query that first gives context (0: the whole query is the
@@ -301,16 +287,16 @@ function requestStart(query: string): number {
 }
 
 /** Where a request that ends by saying what its answer is for stops: "…? need it for the new ticket". */
-const PURPOSE_AFTER = /[?.!]\s*(?:i\s+)?need\s+(?:it|this|that|them|the\s+\p{L}+(?:\s+id)?)\s+(?:for|to)\b/iu;
+const PURPOSE_AFTER = pattern("purpose_after");
 
 function requestEnd(query: string): number {
   const m = PURPOSE_AFTER.exec(query);
   return m && words(query.slice(0, m.index)).length >= 2 ? m.index + 1 : query.length;
 }
 
-const MODALS: ReadonlySet<string> = new Set("can could will would should may might must".split(" "));
+const MODALS = wordSet("modals");
 /** Subjects whose modal verb is the request itself: "I can't find …", "can you …". */
-const ASKING: ReadonlySet<string> = new Set(["i", "we", "you"]);
+const ASKING = wordSet("asking");
 
 /**
  * Where a query's words say what someone else can or will do: the verb after a third party's modal
@@ -326,10 +312,10 @@ function describedWords(all: readonly string[]): Set<number> {
   return out;
 }
 
-const COPULAS: ReadonlySet<string> = new Set(["is", "are", "was", "were", "be", "been"]);
+const COPULAS = wordSet("copulas");
 /** Words that ask rather than name a subject before a copula: "what is", "are there". */
-const NO_SUBJECT: ReadonlySet<string> = new Set("what which who where when why how there it".split(" "));
-const DEGREE: ReadonlySet<string> = new Set(["still", "already", "not", "now", "all", "also"]);
+const NO_SUBJECT = wordSet("no_subject");
+const DEGREE = wordSet("degree");
 
 /**
  * Where a query's words say what state something is in: the word after a subject's copula ("which
@@ -347,7 +333,7 @@ function predicateWords(all: readonly string[]): Set<number> {
 }
 
 /** A word that only sequences a request in a conversation: "next, push …", "ok so: …". */
-const MARKER = "(?:ok(?:ay)?|alright|next|then|now|also|so|and|first|finally)";
+const MARKER = pattern("discourse_markers").source;
 /** Leading discourse markers, dropped before a query is read. */
 const DISCOURSE_MARKER = new RegExp(`^\\s*(?:${MARKER}[\\s,;:]+)*${MARKER}\\s*[,;:]\\s*`, "iu");
 
