@@ -43,14 +43,6 @@ export const OBJECT_STARTERS = wordSet("object_starters");
  */
 export const PHRASAL_VERBS = wordMap("phrasal_verbs");
 
-/** Meanings of verbs that read rather than act ("pull up", "look up"): they name no action. */
-const READINGS = wordSet("readings");
-
-/** Whether a verb of these meanings asks for something to be done rather than read (TermGroup.acts). */
-export function doesSomething(meanings: readonly string[]): boolean {
-  return !meanings.some((m) => READINGS.has(m));
-}
-
 /** The verbs of PHRASAL_VERBS: a text's other words start none, and cost no lookup. */
 const PHRASAL_HEADS: ReadonlySet<string> = new Set(
   [...PHRASAL_VERBS.keys()].map((k) => k.split(" ")[0] ?? ""),

@@ -3,7 +3,6 @@ import { stem } from "porter2";
 import { canonicalJson, sha256Hex } from "./hash";
 import { documentEntries, pattern, patterns, wordSet } from "./lexicon";
 import {
-  doesSomething,
   FILLER_PHRASES,
   LIGHT_VERBS,
   OBJECT_STARTERS,
@@ -65,7 +64,7 @@ function canonical(word: string): string[] {
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own).
  */
-const NORMALIZER_REVISION = 7;
+const NORMALIZER_REVISION = 8;
 let textVersion: string | undefined;
 
 /**
@@ -90,17 +89,9 @@ export function documentTerms(text: string): string[] {
     if (STOPWORDS.has(word)) continue;
     out.push(...canonical(word));
   }
-  for (const { closed, verb } of phrasalVerbs(all))
-    if (!NEGATORS.has(all[verb - 1] ?? "") && !NEGATORS.has(all[verb - 2] ?? ""))
-      out.push(...canonical(closed));
+  for (const { closed } of phrasalVerbs(all)) out.push(...canonical(closed));
   return out;
 }
-
-/**
- * Words that deny the verb after them ("don't pull it down", "without tearing down"): a document
- * that says so does not do it, so it gets no closed form ("pulldown") to be found by.
- */
-const NEGATORS = wordSet("negators");
 
 /** Document text as stored in an FTS column: normalized terms joined by spaces. */
 export function indexText(text: string): string {
@@ -390,7 +381,7 @@ export function queryTermGroups(text: string): TermGroup[] {
     else {
       const group: TermGroup = args.has(word) ? { terms, related, argument: true } : { terms, related };
       if (!verb && namedAsThing(query, word)) group.noun = true;
-      if (verb && doesSomething(senses)) group.acts = true;
+      if (verb) group.acts = true;
       if (THING_ABBREVIATIONS.has(word) || things.has(i)) group.thing = true;
       // A name that is a thing ("the Archive folder") stands for itself, not for what its word does.
       if (group.argument && group.noun) group.related = [];
@@ -413,7 +404,7 @@ export function queryTermGroups(text: string): TermGroup[] {
     if (terms.length === 0) continue;
     // In a past form it describes a state, as a past participle does ("who's said yes so far?").
     if (past) groups.push({ terms, related: [], weak: true, state: true });
-    else groups.push(doesSomething(meaning) ? { terms, related: [], acts: true } : { terms, related: [] });
+    else groups.push({ terms, related: [], acts: true });
   }
   // A related term stands in for a missing word; when the query has that word itself, the term
   // belongs to that word's concept only (no double credit).

@@ -192,10 +192,6 @@ describe("queryTermGroups", () => {
     // The verb and its particle make no concepts of their own ("fire" is not an incident).
     const terms = queryTermGroups("fire it off").flatMap((g) => [...g.terms, ...g.related]);
     expect(terms).toEqual(["fireoff", "send"]);
-    // One that reads names no action.
-    expect(
-      queryTermGroups("pull up the Q3 numbers").find((g) => g.terms.includes("get"))?.acts,
-    ).toBeUndefined();
     // Any form of its verb: -s, -ing, a doubled consonant, …
     action("she hands it over to Mei", ["handov", "assign"]);
     action("spinning up a redis", ["spinup", "creat", "run"]);
@@ -228,9 +224,6 @@ describe("queryTermGroups", () => {
       expect.arrayContaining(closed),
     );
     expect(documentTerms("sign up")).toEqual(expect.arrayContaining(documentTerms("signup")));
-    // A document that denies the verb does not do it: no closed form to be found by.
-    for (const text of ["how big is it? don't pull it down", "Returns metadata without pulling it down"])
-      expect(documentTerms(text)).not.toContain(documentTerms("pulldown")[0]);
     expect(documentTerms("you can set up alerts")).toContain(documentTerms("setup")[0]);
   });
 
