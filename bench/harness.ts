@@ -39,7 +39,7 @@ export interface BenchSessionStub {
   ): Promise<{ ms: number; result: OpResult; rowsRead: number; rowsWritten: number }>;
 }
 
-export async function startBench(): Promise<{
+export async function startBench(options: { lexicon?: string } = {}): Promise<{
   mf: Miniflare;
   session(name: string): Promise<BenchSessionStub>;
   /** Publishes a catalog for the bench tenant (what `PUT /v1/catalogs/{name}` does). */
@@ -49,7 +49,10 @@ export async function startBench(): Promise<{
 }> {
   const mf = new Miniflare({
     modules: true,
-    script: await bundleWorker("bench/bench-worker.ts"),
+    script: await bundleWorker(
+      "bench/bench-worker.ts",
+      options.lexicon === undefined ? {} : { "src/search/lexicon.json": options.lexicon },
+    ),
     ...wranglerCompatibility(),
     durableObjects: {
       SESSIONS: { className: "BenchSession", useSQLite: true },

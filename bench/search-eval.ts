@@ -4,7 +4,7 @@
 // the previous head; how well the top result's relevance tells answerable queries from those nothing
 // answers (AUROC); learning from use, and its safety (bench/learning-safety.ts).
 // Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate
-//   --thresholds r,w,c --history FILE --repeat N]
+//   --thresholds r,w,c --history FILE --repeat N --lexicon FILE --figures FILE]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
@@ -49,6 +49,10 @@ const { values: args } = parseArgs({
     history: { type: "string", default: HISTORY },
     /** Each history user stands for this many users who word things alike (an optimistic tenant). */
     repeat: { type: "string", default: "1" },
+    /** Another lexicon.json to run the worker with (bench/lexicon-ablation.ts); nothing is written. */
+    lexicon: { type: "string" },
+    /** Writes the suite's figures (SetFigures[]) as JSON to this file. */
+    figures: { type: "string" },
   },
 });
 
@@ -386,7 +390,7 @@ async function safetyEvaluation(): Promise<string> {
   }
 }
 
-const bench = await startBench();
+const bench = await startBench(args.lexicon ? { lexicon: readFileSync(args.lexicon, "utf8") } : {});
 try {
   const session = await bench.session("search-eval");
   await bench.op(session, "catalog_sync", { tools: catalog });
@@ -452,6 +456,7 @@ try {
     const summary = `Every set alone and their macro average (each set weighs the same):\n\n${suiteTable(figures)}\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${diffs.table}`;
     console.log(`\n${summary}\n${diffs.queries ? `\n${diffs.queries}\n` : ""}`);
     sections.unshift(`### The suite\n\n${summary}\n`);
+    if (args.figures) writeFileSync(args.figures, JSON.stringify(figures));
   }
   if (args.verbose) {
     // Where the two kinds overlap: answerable queries whose top relevance is as low as a no-answer one's.
@@ -476,7 +481,11 @@ try {
     sections.push(`### ${learned.heading}\n\n${body}\n`);
   }
   const exploring =
-    args["suite-only"] || args.thresholds !== undefined || args.repeat !== "1" || args.history !== HISTORY;
+    args["suite-only"] ||
+    args.thresholds !== undefined ||
+    args.repeat !== "1" ||
+    args.history !== HISTORY ||
+    args.lexicon !== undefined;
   if (!exploring && args.catalog === "bench/search-eval/catalog.json") {
     const safety = await safetyEvaluation();
     console.log(`\n${safety}\n`);

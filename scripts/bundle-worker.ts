@@ -6,9 +6,28 @@ import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-/** The bundled script of `entry` (a path relative to the repository root). */
-export async function bundleWorker(entry: string): Promise<string> {
+/**
+ * The bundled script of `entry` (a path relative to the repository root). `replace` gives other
+ * contents for JSON files by their path relative to the root: the lexicon ablation bundles the
+ * worker with one lexicon entry emptied (bench/lexicon-ablation.ts).
+ */
+export async function bundleWorker(
+  entry: string,
+  replace: Readonly<Record<string, string>> = {},
+): Promise<string> {
+  const contents = new Map(Object.entries(replace).map(([path, text]) => [`${ROOT}${path}`, text]));
   const out = await build({
+    plugins: [
+      {
+        name: "trove-replace-json",
+        setup(b) {
+          b.onLoad({ filter: /\.json$/ }, (file) => {
+            const text = contents.get(file.path);
+            return text === undefined ? undefined : { contents: text, loader: "json" };
+          });
+        },
+      },
+    ],
     entryPoints: [`${ROOT}${entry}`],
     bundle: true,
     format: "esm",
