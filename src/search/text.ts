@@ -323,11 +323,6 @@ function predicateWords(all: readonly string[]): Set<number> {
   return out;
 }
 
-/** A word that only sequences a request in a conversation: "next, push …", "ok so: …". */
-const MARKER = pattern("discourse_markers").source;
-/** Leading discourse markers, dropped before a query is read. */
-const DISCOURSE_MARKER = new RegExp(`^\\s*(?:${MARKER}[\\s,;:]+)*${MARKER}\\s*[,;:]\\s*`, "iu");
-
 /**
  * The concepts of a query, in order, with stopwords dropped and at most MAX_QUERY_TERMS distinct
  * terms in all. A word whose terms all appeared earlier adds no group.
@@ -335,7 +330,7 @@ const DISCOURSE_MARKER = new RegExp(`^\\s*(?:${MARKER}[\\s,;:]+)*${MARKER}\\s*[,
  * @example queryTermGroups("open a bug") // [{terms:["open", "creat"], related:[]}, {terms:["issu"], related:[], noun: true}]
  */
 export function queryTermGroups(text: string): TermGroup[] {
-  const query = text.replace(DISCOURSE_MARKER, "").replace(FILLER_PHRASES, " ");
+  const query = text.replace(FILLER_PHRASES, " ");
   const seen = new Set<string>();
   const groups: TermGroup[] = [];
   const cut = requestStart(query);

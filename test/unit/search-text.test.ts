@@ -86,12 +86,9 @@ describe("queryTermGroups", () => {
       expect.arrayContaining(documentTerms("meeting online")),
     );
     expect(related("push report.csv to the bucket")).toContain("upload");
-    // Saving work is committing it; marking something is setting it; money is an amount.
+    // Saving work is committing it; marking something is setting it.
     expect(related("save my work in git")).toContain("commit");
     expect(related("mark it closed won")).toEqual(expect.arrayContaining(documentTerms("update set")));
-    for (const q of ["charge her $49", "refund €12.50", "send 300 USD to Ana"])
-      expect(related(q)).toContain(documentTerms("amount")[0]);
-    expect(related("top 49 users")).not.toContain(documentTerms("amount")[0]);
     // Days and times ask about what happens then: events as much as forecasts.
     expect(related("anything on tomorrow?")).toEqual(expect.arrayContaining(["event", "forecast"]));
     expect(related("move my 1:1 to Friday")).toEqual(expect.arrayContaining(["event", "schedul"]));
@@ -103,14 +100,9 @@ describe("queryTermGroups", () => {
     for (const g of groups) for (const t of g.related) expect(direct).not.toContain(t);
   });
 
-  it("adds hints from the query's shape: a #channel, an email address, a question", () => {
+  it("adds hints from the query's shape: a #channel, a question", () => {
     expect(
       queryTermGroups("post in #releases").some((g) => g.related.includes(documentTerms("channel")[0] ?? "")),
-    ).toBe(true);
-    expect(
-      queryTermGroups("forward it to ana@example.com").some((g) =>
-        g.related.includes(documentTerms("email")[0] ?? ""),
-      ),
     ).toBe(true);
     expect(queryTermGroups("how many open pull requests").at(-1)?.related).toEqual(
       expect.arrayContaining(documentTerms("list")),
@@ -125,12 +117,6 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("I'm in Berlin, what's the weather").flatMap((g) => g.related)).not.toContain(
       documentTerms("member")[0],
     );
-    // A 1:1 is a meeting.
-    const related = (query: string) => queryTermGroups(query).flatMap((g) => g.related);
-    expect(related("push my 1:1 with Tom to Friday")).toEqual(
-      expect.arrayContaining(documentTerms("meeting")),
-    );
-    expect(related("score was 1:0")).not.toEqual(expect.arrayContaining(documentTerms("meeting")));
     // Setting something to a value ("to In Review", "to 3", "to 'Done'") suggests updating; a
     // range ("from Boston to Denver") or a destination in lowercase does not.
     const hinted = (query: string) =>
@@ -374,9 +360,6 @@ describe("queryTermGroups", () => {
     );
     expect(forTicket.find((g) => g.related.includes("issu"))).toMatchObject({ terms: [], context: true });
     expect(forTicket.find((g) => g.terms.includes("project"))).toBeDefined();
-    // A leading discourse marker is no part of the request: "next," is not about forecasts.
-    expect(queryTermGroups("next, push the report")).toEqual(queryTermGroups("push the report"));
-    expect(queryTermGroups("ok so: list my buckets")).toEqual(queryTermGroups("list my buckets"));
     // No context: every word is the request.
     expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
   });
