@@ -1,6 +1,7 @@
 // The per-session Durable Object: owns start-up (schema, packs), lifetime (the idle alarm, in
 // session/lifetime.ts) and dispatch (each operation inside one transaction).
 import { DurableObject } from "cloudflare:workers";
+import { SessionAnalytics } from "./analytics/session-analytics";
 import { migrate } from "./db/migrations";
 import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
@@ -43,6 +44,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   readonly attachments: AttachmentStore;
   readonly learning: SessionLearning;
   readonly published: SessionCatalog;
+  readonly analytics: SessionAnalytics;
   /** The packs compiled into this build; tests may point a session at another bundle. */
   bundle: Bundle = BUNDLE;
   /** The bundle/tenant/project combination whose packs are loaded, once checked. */
@@ -53,6 +55,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   #flushScheduled = false;
   #learningScheduled = false;
   #tidyScheduled = false;
+  #analyticsScheduled = false;
   /** Whether pairs the tenant's learning object did not take wait in trove_learning_outbox. */
   #outbox: boolean | null = null;
   readonly #lifetime: Lifetime;
@@ -69,6 +72,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.attachments = new AttachmentStore(this.sql);
     this.learning = new SessionLearning(this.sql, this.events, (word) => this.catalog.knows(word));
     this.published = new SessionCatalog(this.sql);
+    // A connection of its own: what analytics reads and writes after a response is no request's cost.
+    this.analytics = new SessionAnalytics(createSql(ctx.storage.sql), (word) => this.catalog.knows(word));
     this.#lifetime = new Lifetime({
       sql: this.sql,
       transaction: (fn) => ctx.storage.transactionSync(fn),
@@ -123,7 +128,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.events.commit();
       if (this.#eraseRequested) await this.erase();
       else await this.#lifetime.extend(now);
-      return { ok: true, value, ...cost() };
+      const done = { ok: true as const, value, ...cost() };
+      this.observe(name, input, value, done.cost, now);
+      return done;
     } catch (err) {
       // Deferred events the failed transaction had written are written again later.
       this.events.rollback();
@@ -140,7 +147,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
             stack: (err as Error)?.stack,
           }),
         );
-        return { ...failure(new TroveError("internal", 500, "internal error", {})), ...cost() };
+        const failed = { ...failure(new TroveError("internal", 500, "internal error", {})), ...cost() };
+        this.observe(name, input, undefined, failed.cost, now);
+        return failed;
       }
       // The operation's writes rolled back; what it must still record goes in on its own.
       if (err.event) {
@@ -149,11 +158,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.events.commit();
       }
       await this.#lifetime.extend(now);
-      return { ...failure(err), ...cost() };
+      const failed = { ...failure(err), ...cost() };
+      this.observe(name, input, undefined, failed.cost, now);
+      return failed;
     } finally {
       this.scheduleEventFlush();
       this.scheduleLearningSend();
       this.scheduleIndexTidy();
+      this.scheduleAnalyticsSend();
     }
   }
 
@@ -281,6 +293,54 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     }
   }
 
+  /** Counts a finished operation for the tenant's analytics, in memory (nothing is written). */
+  private observe(name: string, input: unknown, value: unknown, cost: StorageCost, at: number): void {
+    if (!this.env.ANALYTICS) return;
+    this.analytics.observe({
+      name,
+      input,
+      value,
+      rowsRead: cost.rows_read,
+      rowsWritten: cost.rows_written,
+      at,
+    });
+  }
+
+  /**
+   * Sends the counts to the tenant's analytics object after the response, at most one send at a
+   * time (counts made meanwhile go with the next); what the object does not take waits in
+   * trove_meta and goes with the next send.
+   */
+  private scheduleAnalyticsSend(): void {
+    if (this.#analyticsScheduled || !this.#ready || !this.env.ANALYTICS || !this.analytics.hasPending())
+      return;
+    this.#analyticsScheduled = true;
+    setTimeout(() => {
+      this.ctx.waitUntil(
+        this.sendAnalytics().finally(() => {
+          this.#analyticsScheduled = false;
+          // Counted while this send was under way: the next goes now.
+          if (this.#ready && this.analytics.hasPending()) this.scheduleAnalyticsSend();
+        }),
+      );
+    }, 0);
+  }
+
+  private async sendAnalytics(): Promise<void> {
+    const ns = this.env.ANALYTICS;
+    if (!ns || !this.#ready || !this.#address.tenant) return;
+    const batch = this.ctx.storage.transactionSync(() => this.analytics.take());
+    if (batch.length === 0) return;
+    try {
+      const stub = ns.get(ns.idFromName(this.#address.tenant));
+      await withTimeout(stub.record(this.#address.tenant, batch), ANALYTICS_WAIT_MS);
+      if (this.#ready) this.ctx.storage.transactionSync(() => this.analytics.sent());
+    } catch (err) {
+      console.error(JSON.stringify({ msg: "analytics send failed", error: String(err), days: batch.length }));
+      if (this.#ready) this.ctx.storage.transactionSync(() => this.analytics.failed(batch));
+    }
+  }
+
   /**
    * Writes deferred events right after the response goes out, in a transaction of their own: the
    * request never waits for them, and an idle or restarted session keeps them.
@@ -397,6 +457,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.catalog.upkeep.reset();
     this.learning.reset();
     this.published.reset();
+    this.analytics.reset();
     this.#outbox = null;
     this.#ready = false;
   }
@@ -411,6 +472,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.#ready = true;
   }
 }
+
+/** How long a send waits for the analytics object before its batch goes to the outbox. */
+const ANALYTICS_WAIT_MS = 5_000;
 
 /** How long a search waits for the tenant's learned texts before ranking with what it has. */
 const LEARNING_WAIT_MS = 250;

@@ -74,7 +74,9 @@ export function createApp(): Hono<AppEnv> {
     await next();
   };
   app.use("/v1/sessions/*", authenticate);
-  for (const base of ["/v1/learning", "/v1/catalogs"]) {
+  // Every tenant route's base (`/v1/learning`, `/v1/analytics`…) needs a key: taken from the
+  // routes themselves, so a new one cannot be mounted without it.
+  for (const base of new Set(TENANT_ROUTES.map((r) => r.path.split("/").slice(0, 3).join("/")))) {
     app.use(base, authenticate);
     app.use(`${base}/*`, authenticate);
   }

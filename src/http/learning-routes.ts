@@ -65,6 +65,23 @@ export const LEARNING_ROUTES: readonly TenantRoute[] = [
     handle: async ({ env, tenant }) => ({ forgotten: await learning(env, tenant).forget(null) }),
   },
   {
+    name: "learning_tools",
+    method: "GET",
+    tag: "learning",
+    path: "/v1/learning/tools",
+    summary: "Every tool with learned terms, and the terms sessions index for it with their support",
+    output: z.object({
+      tools: z.array(
+        z.object({
+          tool: z.string(),
+          terms: z.array(z.object({ term: z.string(), support: z.number() })),
+        }),
+      ),
+    }),
+    errors: [],
+    handle: async ({ env, tenant }) => ({ tools: (await learning(env, tenant).changedSince(0)).tools }),
+  },
+  {
     name: "learning_tool_get",
     method: "GET",
     tag: "learning",
