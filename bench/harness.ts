@@ -55,6 +55,7 @@ export async function startBench(): Promise<{
       SESSIONS: { className: "BenchSession", useSQLite: true },
       CATALOGS: { className: "CatalogObject", useSQLite: true },
       CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
+      ANALYTICS: { className: "AnalyticsObject", useSQLite: true },
     },
     bindings: { TROVE_API_KEYS: "bench:bench-key" },
     // Session objects log one JSON line per event with console.log (workerd's stdout): a bench

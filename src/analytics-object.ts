@@ -9,6 +9,7 @@ import type { AnalyticsRpc } from "./analytics/analytics-rpc";
 import {
   AnalyticsStore,
   emptySeries,
+  type RecentSessions,
   type Series,
   type ToolDays,
   type ToolStats,
@@ -26,13 +27,13 @@ export class AnalyticsObject extends DurableObject<Env> implements AnalyticsRpc 
     this.#ready = this.#store.exists();
   }
 
-  async record(tenant: string, batch: DayBatch[]): Promise<number> {
+  async record(tenant: string, batch: DayBatch[], session?: string): Promise<number> {
     if (!Array.isArray(batch) || batch.length === 0) return 0;
     if (!this.#ready) {
       this.ctx.storage.transactionSync(() => this.#store.migrate());
       this.#ready = true;
     }
-    const written = this.ctx.storage.transactionSync(() => this.#store.record(batch, Date.now()));
+    const written = this.ctx.storage.transactionSync(() => this.#store.record(batch, Date.now(), session));
     writeDataPoints(this.env.ANALYTICS_ENGINE, tenant, batch);
     return written;
   }
@@ -50,6 +51,10 @@ export class AnalyticsObject extends DurableObject<Env> implements AnalyticsRpc 
 
   async tools(from: string, to: string, limit: number): Promise<ToolStats> {
     return this.#ready ? this.#store.tools(from, to, limit) : { from, to, tools: [], never_found: [] };
+  }
+
+  async sessions(limit: number): Promise<RecentSessions> {
+    return this.#ready ? this.#store.sessions(limit) : { sessions: [] };
   }
 
   async tool(name: string, from: string, to: string): Promise<ToolDays> {

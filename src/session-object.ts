@@ -333,7 +333,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     if (batch.length === 0) return;
     try {
       const stub = ns.get(ns.idFromName(this.#address.tenant));
-      await withTimeout(stub.record(this.#address.tenant, batch), ANALYTICS_WAIT_MS);
+      await withTimeout(stub.record(this.#address.tenant, batch, this.#address.sid), ANALYTICS_WAIT_MS);
       if (this.#ready) this.ctx.storage.transactionSync(() => this.analytics.sent());
     } catch (err) {
       console.error(JSON.stringify({ msg: "analytics send failed", error: String(err), days: batch.length }));

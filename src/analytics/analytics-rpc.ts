@@ -1,13 +1,17 @@
 // What crosses between a session's object, the worker and the tenant's analytics object.
 import type { DayBatch } from "./analytics-batch";
-import type { Series, ToolDays, ToolStats } from "./analytics-store";
+import type { RecentSessions, Series, ToolDays, ToolStats } from "./analytics-store";
 
-export type { DayBatch, Series, ToolDays, ToolStats };
+export type { DayBatch, RecentSessions, Series, ToolDays, ToolStats };
 
 /** The tenant's analytics object as sessions and the worker see it through a stub. */
 export interface AnalyticsRpc extends Rpc.DurableObjectBranded {
-  /** Merges one session's batch; returns the rows written. `tenant` indexes Analytics Engine's points. */
-  record(tenant: string, batch: DayBatch[]): Promise<number>;
+  /**
+   * Merges one session's batch; returns the rows written. `tenant` indexes Analytics Engine's
+   * points; `session` joins the recent sessions the console links to /inspect.
+   */
+  record(tenant: string, batch: DayBatch[], session?: string): Promise<number>;
+  sessions(limit: number): Promise<RecentSessions>;
   series(
     from: string,
     to: string,

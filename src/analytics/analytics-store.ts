@@ -16,6 +16,8 @@ export const RETENTION_DAYS = 90;
 export const TOOLS_PER_DAY = 1_000;
 export const WORDING_PER_DAY = 200;
 export const CATALOG_TOOLS = 5_000;
+/** Recent sessions kept for the console's links to /inspect (ids only, no content). */
+export const RECENT_SESSIONS = 100;
 const DAY_MS = 86_400_000;
 
 const SCHEMA = [
@@ -34,6 +36,9 @@ const SCHEMA = [
      PRIMARY KEY (day, kind, words)
    ) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS analytics_catalog (tool TEXT PRIMARY KEY, last_day TEXT NOT NULL) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS analytics_sessions (
+     sid TEXT PRIMARY KEY, last_at INTEGER NOT NULL, requests INTEGER NOT NULL
+   ) WITHOUT ROWID`,
 ];
 
 /** A row of analytics_days as read back. */
@@ -67,6 +72,10 @@ export interface ToolStats {
   never_found: string[];
 }
 
+export interface RecentSessions {
+  sessions: { sid: string; last_at: string; requests: number }[];
+}
+
 export interface ToolDays {
   tool: string;
   days: { day: string; found: number; used: number }[];
@@ -86,8 +95,9 @@ export class AnalyticsStore {
   }
 
   /** Merges one session's batch; returns the rows written. Call inside a transaction. */
-  record(batch: readonly DayBatch[], now: number): number {
+  record(batch: readonly DayBatch[], now: number, session?: string): number {
     const before = this.sql.stats.rowsWritten;
+    if (session) this.noteSession(session, batch, now);
     const oldest = dayOf(now - (RETENTION_DAYS - 1) * DAY_MS);
     for (const day of batch) {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(day.day) || day.day < oldest) continue;
@@ -187,6 +197,41 @@ export class AnalyticsStore {
     if (keep.length > 0) this.sql.run(upsert, day, JSON.stringify(keep));
   }
 
+  /** The session as one of the tenant's recent ones; the oldest beyond RECENT_SESSIONS are dropped. */
+  private noteSession(sid: string, batch: readonly DayBatch[], now: number): void {
+    const requests = batch.reduce((n, d) => n + (Number(d.counts.requests) || 0), 0);
+    this.sql.run(
+      `INSERT INTO analytics_sessions (sid, last_at, requests) VALUES (?, ?, ?)
+       ON CONFLICT (sid) DO UPDATE SET last_at = excluded.last_at, requests = requests + excluded.requests`,
+      sid,
+      now,
+      requests,
+    );
+    const held = this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM analytics_sessions`)?.n ?? 0;
+    // Trimmed in steps of a fifth, so most sends do not delete.
+    if (held > RECENT_SESSIONS * 1.2)
+      this.sql.run(
+        `DELETE FROM analytics_sessions WHERE sid NOT IN
+           (SELECT sid FROM analytics_sessions ORDER BY last_at DESC LIMIT ?)`,
+        RECENT_SESSIONS,
+      );
+  }
+
+  /** The tenant's most recently active sessions, newest first. */
+  sessions(limit: number): RecentSessions {
+    const rows = this.sql.all<{ sid: string; last_at: number; requests: number }>(
+      `SELECT sid, last_at, requests FROM analytics_sessions ORDER BY last_at DESC, sid LIMIT ?`,
+      limit,
+    );
+    return {
+      sessions: rows.map((r) => ({
+        sid: r.sid,
+        last_at: new Date(r.last_at).toISOString(),
+        requests: r.requests,
+      })),
+    };
+  }
+
   /** Drops what is older than RETENTION_DAYS, once a day. */
   private prune(now: number): void {
     const today = dayOf(now);
@@ -196,6 +241,7 @@ export class AnalyticsStore {
     this.sql.run(`DELETE FROM analytics_tools WHERE day < ?`, oldest);
     this.sql.run(`DELETE FROM analytics_wording WHERE day < ?`, oldest);
     this.sql.run(`DELETE FROM analytics_catalog WHERE last_day < ?`, oldest);
+    this.sql.run(`DELETE FROM analytics_sessions WHERE last_at < ?`, now - RETENTION_DAYS * DAY_MS);
     this.#prunedOn = today;
   }
 
@@ -206,7 +252,12 @@ export class AnalyticsStore {
       to,
     );
     const below = Math.round(threshold * RELEVANCE_BINS);
+    // Every bucket of the range, empty ones too: a chart's time axis has no holes.
     const buckets = new Map<string, Bucket>();
+    for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += DAY_MS) {
+      const start = bucket === "week" ? weekStart(dayOf(at)) : dayOf(at);
+      if (!buckets.has(start)) buckets.set(start, emptyBucket(start));
+    }
     const totals = emptyBucket("");
     for (const row of rows) {
       const start = bucket === "week" ? weekStart(row.day) : row.day;

@@ -115,6 +115,28 @@ function range(query: { days: number; to?: string | undefined }): { from: string
 
 export const ANALYTICS_ROUTES: readonly TenantRoute[] = [
   {
+    name: "analytics_sessions",
+    method: "GET",
+    tag: "analytics",
+    path: "/v1/analytics/sessions",
+    summary: "The tenant's most recently active sessions (ids only), for /inspect",
+    query: z.strictObject({
+      limit: z.coerce.number().int().min(1).max(100).default(20).describe("Sessions listed at most"),
+    }),
+    output: z.object({
+      sessions: z.array(
+        z.object({
+          sid: z.string(),
+          last_at: z.string().describe("When its counts were last sent (ISO 8601)"),
+          requests: z.number().int().describe("Requests counted since it was first listed"),
+        }),
+      ),
+    }),
+    errors: ["invalid_input"],
+    handle: async ({ env, tenant, query }) =>
+      analytics(env, tenant).sessions((query as { limit: number }).limit),
+  },
+  {
     name: "analytics_get",
     method: "GET",
     tag: "analytics",

@@ -79,7 +79,10 @@ export const LEARNING_ROUTES: readonly TenantRoute[] = [
       ),
     }),
     errors: [],
-    handle: async ({ env, tenant }) => ({ tools: (await learning(env, tenant).changedSince(0)).tools }),
+    // A tool whose terms were all forgotten or expired keeps an empty row in the store: left out.
+    handle: async ({ env, tenant }) => ({
+      tools: (await learning(env, tenant).changedSince(0)).tools.filter((t) => t.terms.length > 0),
+    }),
   },
   {
     name: "learning_tool_get",
