@@ -39,7 +39,8 @@ export interface BenchSessionStub {
   ): Promise<{ ms: number; result: OpResult; rowsRead: number; rowsWritten: number }>;
 }
 
-export async function startBench(): Promise<{
+/** `analytics: false` runs sessions without the tenant's analytics object bound (to measure what it adds). */
+export async function startBench({ analytics = true }: { analytics?: boolean } = {}): Promise<{
   mf: Miniflare;
   session(name: string): Promise<BenchSessionStub>;
   /** Publishes a catalog for the bench tenant (what `PUT /v1/catalogs/{name}` does). */
@@ -55,7 +56,7 @@ export async function startBench(): Promise<{
       SESSIONS: { className: "BenchSession", useSQLite: true },
       CATALOGS: { className: "CatalogObject", useSQLite: true },
       CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
-      ANALYTICS: { className: "AnalyticsObject", useSQLite: true },
+      ...(analytics ? { ANALYTICS: { className: "AnalyticsObject", useSQLite: true } } : {}),
     },
     bindings: { TROVE_API_KEYS: "bench:bench-key" },
     // Session objects log one JSON line per event with console.log (workerd's stdout): a bench

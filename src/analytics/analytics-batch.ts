@@ -88,3 +88,14 @@ export function mergeDay(into: DayBatch, from: DayBatch): DayBatch {
   if (from.catalog) into.catalog = [...new Set([...(into.catalog ?? []), ...from.catalog])];
   return into;
 }
+
+/** Batches of the same day merged into one, oldest day first. */
+export function combineDays(batches: readonly DayBatch[]): DayBatch[] {
+  const days = new Map<string, DayBatch>();
+  for (const b of batches) {
+    const into = days.get(b.day);
+    if (into) mergeDay(into, b);
+    else days.set(b.day, mergeDay(emptyDay(b.day), b));
+  }
+  return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
+}

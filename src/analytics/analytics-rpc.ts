@@ -7,8 +7,9 @@ export type { DayBatch, RecentSessions, Series, ToolDays, ToolStats };
 /** The tenant's analytics object as sessions and the worker see it through a stub. */
 export interface AnalyticsRpc extends Rpc.DurableObjectBranded {
   /**
-   * Merges one session's batch; returns the rows written. `tenant` indexes Analytics Engine's
-   * points; `session` joins the recent sessions the console links to /inspect.
+   * Takes one session's batch (written with others within seconds); returns the days taken.
+   * `tenant` indexes Analytics Engine's points; `session` joins the recent sessions the console
+   * links to /inspect.
    */
   record(tenant: string, batch: DayBatch[], session?: string): Promise<number>;
   sessions(limit: number): Promise<RecentSessions>;

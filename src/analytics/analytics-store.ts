@@ -95,9 +95,10 @@ export class AnalyticsStore {
   }
 
   /** Merges one session's batch; returns the rows written. Call inside a transaction. */
-  record(batch: readonly DayBatch[], now: number, session?: string): number {
+  record(batch: readonly DayBatch[], now: number, sessions: ReadonlyMap<string, number> = new Map()): number {
     const before = this.sql.stats.rowsWritten;
-    if (session) this.noteSession(session, batch, now);
+    for (const [sid, requests] of sessions) this.noteSession(sid, requests, now);
+    this.trimSessions();
     const oldest = dayOf(now - (RETENTION_DAYS - 1) * DAY_MS);
     for (const day of batch) {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(day.day) || day.day < oldest) continue;
@@ -198,8 +199,7 @@ export class AnalyticsStore {
   }
 
   /** The session as one of the tenant's recent ones; the oldest beyond RECENT_SESSIONS are dropped. */
-  private noteSession(sid: string, batch: readonly DayBatch[], now: number): void {
-    const requests = batch.reduce((n, d) => n + (Number(d.counts.requests) || 0), 0);
+  private noteSession(sid: string, requests: number, now: number): void {
     this.sql.run(
       `INSERT INTO analytics_sessions (sid, last_at, requests) VALUES (?, ?, ?)
        ON CONFLICT (sid) DO UPDATE SET last_at = excluded.last_at, requests = requests + excluded.requests`,
@@ -207,8 +207,11 @@ export class AnalyticsStore {
       now,
       requests,
     );
+  }
+
+  /** Keeps RECENT_SESSIONS, trimmed in steps of a fifth so most merges delete nothing. */
+  private trimSessions(): void {
     const held = this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM analytics_sessions`)?.n ?? 0;
-    // Trimmed in steps of a fifth, so most sends do not delete.
     if (held > RECENT_SESSIONS * 1.2)
       this.sql.run(
         `DELETE FROM analytics_sessions WHERE sid NOT IN

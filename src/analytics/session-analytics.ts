@@ -7,11 +7,11 @@
 import type { Sql } from "../db/sql";
 import { learnedTerms } from "../learning/vocabulary";
 import {
+  combineDays,
   type DayBatch,
   dayOf,
   emptyDay,
   type FailingKind,
-  mergeDay,
   relevanceBin,
   WORDING_RELEVANCE,
 } from "./analytics-batch";
@@ -202,7 +202,7 @@ export class SessionAnalytics {
         day.day,
       );
     }
-    return combine([...this.stored(), ...fresh]);
+    return combineDays([...this.stored(), ...fresh]);
   }
 
   /** The object took the batch: nothing waits any more. */
@@ -213,7 +213,7 @@ export class SessionAnalytics {
 
   /** The object did not take the batch: it waits in the outbox (the newest OUTBOX_DAYS days). */
   failed(batch: DayBatch[]): void {
-    const kept = combine(batch).slice(-OUTBOX_DAYS);
+    const kept = combineDays(batch).slice(-OUTBOX_DAYS);
     this.sql.run(
       `INSERT INTO trove_meta (key, value) VALUES ('analytics_outbox', ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -245,15 +245,4 @@ export class SessionAnalytics {
     this.#catalogChanged = false;
     this.#outbox = null;
   }
-}
-
-/** Batches of the same day merged into one, oldest day first. */
-function combine(batches: DayBatch[]): DayBatch[] {
-  const days = new Map<string, DayBatch>();
-  for (const b of batches) {
-    const into = days.get(b.day);
-    if (into) mergeDay(into, b);
-    else days.set(b.day, mergeDay(emptyDay(b.day), b));
-  }
-  return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }
