@@ -1775,6 +1775,27 @@ export interface CatalogDeleteOutput {
   deleted: true;
 }
 
+export interface AnalyticsSessionsQuery {
+  /**
+   * Sessions listed at most
+   */
+  limit?: number;
+}
+
+export interface AnalyticsSessionsOutput {
+  sessions: {
+    sid: string;
+    /**
+     * When its counts were last sent (ISO 8601)
+     */
+    last_at: string;
+    /**
+     * Requests counted since it was first listed
+     */
+    requests: number;
+  }[];
+}
+
 export interface AnalyticsGetQuery {
   /**
    * Days in the range, ending with `to` (at most 90, what is kept)
@@ -2244,6 +2265,7 @@ export const TENANT_ROUTES = {
   catalog_publish: { method: "PUT", path: "/v1/catalogs/{name}", body: true, query: false },
   catalog_get: { method: "GET", path: "/v1/catalogs/{name}", body: false, query: false },
   catalog_delete: { method: "DELETE", path: "/v1/catalogs/{name}", body: false, query: false },
+  analytics_sessions: { method: "GET", path: "/v1/analytics/sessions", body: false, query: true },
   analytics_get: { method: "GET", path: "/v1/analytics", body: false, query: true },
   analytics_tools: { method: "GET", path: "/v1/analytics/tools", body: false, query: true },
   analytics_tool_get: { method: "GET", path: "/v1/analytics/tools/{name}", body: false, query: true },
@@ -2305,6 +2327,12 @@ export interface TenantMethods {
    * `DELETE /v1/catalogs/{name}`.
    */
   catalog_delete(input: { name: string }): Promise<CatalogDeleteOutput>;
+  /**
+   * The tenant's most recently active sessions (ids only), for /inspect.
+   *
+   * `GET /v1/analytics/sessions`.
+   */
+  analytics_sessions(input?: AnalyticsSessionsQuery): Promise<AnalyticsSessionsOutput>;
   /**
    * What the tenant's sessions did, per day or week: requests, searches, no-result and low-relevance rates, uses, approvals, rows and cost.
    *
