@@ -315,15 +315,15 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     if (this.#analyticsScheduled || !this.#ready || !this.env.ANALYTICS || !this.analytics.hasPending())
       return;
     this.#analyticsScheduled = true;
-    setTimeout(() => {
-      this.ctx.waitUntil(
-        this.sendAnalytics().finally(() => {
-          this.#analyticsScheduled = false;
-          // Counted while this send was under way: the next goes now.
-          if (this.#ready && this.analytics.hasPending()) this.scheduleAnalyticsSend();
-        }),
-      );
-    }, 0);
+    // A turn's requests (context, searches, resolves) come in a burst: they go in one send.
+    const sent = new Promise<void>((resolve) => setTimeout(resolve, ANALYTICS_SEND_DELAY_MS))
+      .then(() => this.sendAnalytics())
+      .finally(() => {
+        this.#analyticsScheduled = false;
+        // Counted while this send was under way: the next goes after its own delay.
+        if (this.#ready && this.analytics.hasPending()) this.scheduleAnalyticsSend();
+      });
+    this.ctx.waitUntil(sent);
   }
 
   private async sendAnalytics(): Promise<void> {
@@ -473,6 +473,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 }
 
+/** How long after a response its counts wait for the rest of the burst before they are sent. */
+const ANALYTICS_SEND_DELAY_MS = 1_000;
 /** How long a send waits for the analytics object before its batch goes to the outbox. */
 const ANALYTICS_WAIT_MS = 5_000;
 
