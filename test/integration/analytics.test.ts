@@ -2,10 +2,10 @@
 // analytics object merged from their batches, read back over /v1/analytics. The request path writes
 // nothing for analytics: every response's trove-rows-written header is what the operation itself
 // wrote, and the analytics' rows written equal the sum of those headers.
-import { runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { Trove } from "../../packages/client/src/index";
-import { emptyDay } from "../../src/analytics/analytics-batch";
+import { type DayBatch, emptyDay } from "../../src/analytics/analytics-batch";
 import { dataPoints, writeDataPoints } from "../../src/analytics/analytics-engine";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_A, KEY_B, newSid } from "../support/http";
@@ -277,6 +277,56 @@ describe("analytics routes", () => {
     const daily = await trove.tenant.analytics_get();
     expect(daily.totals.requests).toBe(weekly.buckets.reduce((a, b) => a + b.requests, 0));
     expect(daily.prices.rows_written_per_million).toBe(1);
+  });
+});
+
+describe("the analytics store's bounds", () => {
+  const DAY_MS = 86_400_000;
+  const day = (ago: number) => new Date(Date.now() - ago * DAY_MS).toISOString().slice(0, 10);
+
+  it("keeps at most 1,000 tools and 200 wordings a day, and nothing older than 90 days", async () => {
+    const stub = env.ANALYTICS.get(env.ANALYTICS.idFromName(`bounds-${crypto.randomUUID()}`));
+    const today = emptyDay(day(0));
+    today.counts.searches = 5;
+    today.tools = Array.from({ length: 1_100 }, (_, i) => [`t.tool_${i}`, 1, 0] as [string, number, number]);
+    today.wording = Array.from({ length: 250 }, (_, i) => [
+      `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))} pizza`,
+      "no_result",
+      1,
+    ]) as DayBatch["wording"];
+    const old = emptyDay(day(95));
+    old.counts.searches = 7;
+    await stub.record("bounds", [old, today]);
+    // A known tool still counts once the day is full; a new one does not join.
+    const more = emptyDay(day(0));
+    more.tools = [
+      ["t.tool_0", 2, 1],
+      ["t.tool_new", 1, 0],
+    ];
+    await stub.record("bounds", [more]);
+    const tools = await stub.tools(day(89), day(0), 2_000);
+    expect(tools.tools).toHaveLength(1_000);
+    expect(tools.tools.find((t) => t.tool === "t.tool_0")).toEqual({ tool: "t.tool_0", found: 3, used: 1 });
+    expect(tools.tools.find((t) => t.tool === "t.tool_new")).toBeUndefined();
+    const series = await stub.series(day(89), day(0), "day", 0.5, 1_000);
+    expect(series.failing_wording).toHaveLength(200);
+    expect(series.buckets).toHaveLength(90);
+    // The 95-day-old batch was refused: 90 days are kept.
+    expect(series.totals.searches).toBe(5);
+    expect((await stub.series(day(99), day(90), "day", 0.5, 10)).totals.searches).toBe(0);
+  });
+
+  it("refuses wording that is not ordinary lower-case words", async () => {
+    const stub = env.ANALYTICS.get(env.ANALYTICS.idFromName(`bounds-${crypto.randomUUID()}`));
+    const batch = emptyDay(day(0));
+    batch.wording = [
+      ["refund card", "no_result", 1],
+      ["card 4111 1111", "no_result", 1],
+      ["Jenna", "low_relevance", 1],
+    ];
+    await stub.record("bounds", [batch]);
+    const { failing_wording } = await stub.series(day(0), day(0), "day", 0.5, 10);
+    expect(failing_wording).toEqual([{ words: "refund card", kind: "no_result", count: 1 }]);
   });
 });
 
