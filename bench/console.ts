@@ -235,7 +235,7 @@ const dayTable = table(
     ["day row (counters, relevance histogram)", day.dayRows],
     ["tool rows (found or used that day; cap 1,000)", day.toolRows],
     ["failing wording rows (cap 200)", day.wordingRows],
-    ["recent sessions (kept 100–120 in all, not per day)", day.sessionRows],
+    ["sessions (kept ≤ 12,000 in all, not per day)", day.sessionRows],
     ["catalog names (kept ≤ 5,000 in all, updated once a day)", day.catalogRows],
     ["rows kept for the day (day + tools + wording + sessions)", stored],
     ["rows the analytics object wrote that day", day.analyticsRowsWritten],

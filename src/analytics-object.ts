@@ -27,7 +27,7 @@ export class AnalyticsObject extends DurableObject<Env> implements AnalyticsRpc 
   #ready = false;
   /** Batches taken and not yet written (see record). */
   #pending: DayBatch[] = [];
-  #sessions = new Map<string, number>();
+  #sessions = new Map<string, { requests: number; days: Set<string> }>();
   #alarmSet = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -45,8 +45,12 @@ export class AnalyticsObject extends DurableObject<Env> implements AnalyticsRpc 
     if (!Array.isArray(batch) || batch.length === 0) return 0;
     this.#pending.push(...batch);
     if (session) {
-      const requests = batch.reduce((n, d) => n + (Number(d.counts?.requests) || 0), 0);
-      this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + requests);
+      const held = this.#sessions.get(session) ?? { requests: 0, days: new Set<string>() };
+      for (const day of batch) {
+        held.requests += Number(day.counts?.requests) || 0;
+        held.days.add(day.day);
+      }
+      this.#sessions.set(session, held);
     }
     writeDataPoints(this.env.ANALYTICS_ENGINE, tenant, batch);
     if (this.#pending.length >= FLUSH_BATCHES) this.flush();

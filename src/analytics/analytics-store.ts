@@ -16,8 +16,11 @@ export const RETENTION_DAYS = 90;
 export const TOOLS_PER_DAY = 1_000;
 export const WORDING_PER_DAY = 200;
 export const CATALOG_TOOLS = 5_000;
-/** Recent sessions kept for the console's links to /inspect (ids only, no content). */
-export const RECENT_SESSIONS = 100;
+/**
+ * Sessions kept (ids only, no content): the record that counts each session once a day, and the
+ * console's links to /inspect. Trimmed to this when a fifth more are held.
+ */
+export const RECENT_SESSIONS = 10_000;
 const DAY_MS = 86_400_000;
 
 const SCHEMA = [
@@ -72,6 +75,12 @@ export interface ToolStats {
   never_found: string[];
 }
 
+/** What one session sent since the last write: its requests, and the days they were on. */
+export interface SessionActivity {
+  requests: number;
+  days: ReadonlySet<string>;
+}
+
 export interface RecentSessions {
   sessions: { sid: string; last_at: string; requests: number }[];
 }
@@ -95,9 +104,14 @@ export class AnalyticsStore {
   }
 
   /** Merges one session's batch; returns the rows written. Call inside a transaction. */
-  record(batch: readonly DayBatch[], now: number, sessions: ReadonlyMap<string, number> = new Map()): number {
+  record(
+    batch: readonly DayBatch[],
+    now: number,
+    sessions: ReadonlyMap<string, SessionActivity> = new Map(),
+  ): number {
     const before = this.sql.stats.rowsWritten;
-    for (const [sid, requests] of sessions) this.noteSession(sid, requests, now);
+    this.countSessions(batch, sessions);
+    for (const [sid, { requests }] of sessions) this.noteSession(sid, requests, now);
     this.trimSessions();
     const oldest = dayOf(now - (RETENTION_DAYS - 1) * DAY_MS);
     for (const day of batch) {
@@ -199,6 +213,32 @@ export class AnalyticsStore {
   }
 
   /** The session as one of the tenant's recent ones; the oldest beyond RECENT_SESSIONS are dropped. */
+  /**
+   * Counts each session once a day: a session whose last activity on record is before a day of the
+   * batch is one more session that day. Sessions hold no storage for it; the recent-sessions table
+   * (RECENT_SESSIONS, kept in steps) is the record, so a tenant with more sessions a day than it
+   * keeps may count one twice.
+   */
+  private countSessions(batch: readonly DayBatch[], sessions: ReadonlyMap<string, SessionActivity>): void {
+    if (sessions.size === 0) return;
+    const last = new Map(
+      this.sql
+        .all<{ sid: string; last_at: number }>(
+          `SELECT sid, last_at FROM analytics_sessions WHERE sid IN (SELECT value FROM json_each(?))`,
+          JSON.stringify([...sessions.keys()]),
+        )
+        .map((r) => [r.sid, dayOf(r.last_at)]),
+    );
+    const byDay = new Map(batch.map((d) => [d.day, d]));
+    for (const [sid, { days }] of sessions) {
+      const since = last.get(sid) ?? "";
+      for (const day of days) {
+        const into = byDay.get(day);
+        if (into && day > since) into.counts.sessions++;
+      }
+    }
+  }
+
   private noteSession(sid: string, requests: number, now: number): void {
     this.sql.run(
       `INSERT INTO analytics_sessions (sid, last_at, requests) VALUES (?, ?, ?)

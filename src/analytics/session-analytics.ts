@@ -49,8 +49,8 @@ export class SessionAnalytics {
   /** Queries of failing searches, turned into words when the batch is taken. */
   #failing: { day: string; query: string; kind: FailingKind }[] = [];
   #searches: RecentSearch[] = [];
-  /** The last day this session was counted as a session (trove_meta `analytics_day`), once read. */
-  #countedDay: string | null = null;
+  /** The last day this object reported its catalog's names. */
+  #reportedDay = "";
   /** The catalog changed since its names were last reported: the next batch reports them. */
   #catalogChanged = false;
   /** Whether a batch waits in trove_meta `analytics_outbox`, once read. */
@@ -163,9 +163,8 @@ export class SessionAnalytics {
 
   /**
    * The batch to send: what the outbox holds and what was counted since, with the failing wording
-   * as words and, on a session's first batch of a day, the session counted and its catalog's
-   * names. Called after the response. The counted day is remembered here (one row, off the
-   * request path) since the batch now carries it, sent or stored.
+   * as words and, on the first batch of a day or after a catalog change, the catalog's names.
+   * Called after the response; it only reads (the tenant's object counts the session once a day).
    */
   take(): DayBatch[] {
     for (const { day, query, kind } of this.#failing) {
@@ -176,31 +175,21 @@ export class SessionAnalytics {
     const fresh = [...this.#days.values()];
     this.#days.clear();
     this.#tools.clear();
-    this.#countedDay ??=
-      this.sql.one<{ value: string }>(`SELECT value FROM trove_meta WHERE key = 'analytics_day'`)?.value ??
-      "";
     const newest = fresh
       .map((d) => d.day)
       .sort()
       .at(-1);
     const day = fresh.find((d) => d.day === newest);
-    if (day && (day.day > this.#countedDay || this.#catalogChanged)) {
+    if (day && (day.day > this.#reportedDay || this.#catalogChanged)) {
+      // Reported again after a restart: the tenant's upsert writes nothing for a name it has that day.
       this.#catalogChanged = false;
+      this.#reportedDay = day.day;
       day.catalog = this.sql
         .all<{ name: string }>(
           `SELECT name FROM trove_tools WHERE allowed = 1 AND effective_mode = 'deferred' ORDER BY name LIMIT ?`,
           CATALOG_REPORT,
         )
         .map((r) => r.name);
-    }
-    if (day && day.day > this.#countedDay) {
-      day.counts.sessions++;
-      this.#countedDay = day.day;
-      this.sql.run(
-        `INSERT INTO trove_meta (key, value) VALUES ('analytics_day', ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-        day.day,
-      );
     }
     return combineDays([...this.stored(), ...fresh]);
   }
@@ -241,7 +230,7 @@ export class SessionAnalytics {
     this.#tools.clear();
     this.#failing = [];
     this.#searches = [];
-    this.#countedDay = null;
+    this.#reportedDay = "";
     this.#catalogChanged = false;
     this.#outbox = null;
   }
