@@ -22,6 +22,7 @@ import { AttachmentStore } from "./packs/attachments";
 import type { Bundle } from "./packs/bundle";
 import type { CatalogRpc } from "./published/catalog-rpc";
 import { type CatalogStep, SessionCatalog } from "./published/session-catalog";
+import { AnalyticsSender } from "./session/analytics-sender";
 import { Lifetime } from "./session/lifetime";
 import { loadPacks } from "./skills/pack-upsert";
 import { SkillStore, skillPolicy } from "./skills/skill-store";
@@ -55,10 +56,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   #flushScheduled = false;
   #learningScheduled = false;
   #tidyScheduled = false;
-  #analyticsScheduled = false;
   /** Whether pairs the tenant's learning object did not take wait in trove_learning_outbox. */
   #outbox: boolean | null = null;
   readonly #lifetime: Lifetime;
+  readonly #analyticsSender: AnalyticsSender;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -74,6 +75,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.published = new SessionCatalog(this.sql);
     // A connection of its own: what analytics reads and writes after a response is no request's cost.
     this.analytics = new SessionAnalytics(createSql(ctx.storage.sql), (word) => this.catalog.knows(word));
+    this.#analyticsSender = new AnalyticsSender({
+      analytics: this.analytics,
+      namespace: () => this.env.ANALYTICS,
+      address: () => this.#address,
+      ready: () => this.#ready,
+      transaction: (fn) => ctx.storage.transactionSync(fn),
+      waitUntil: (promise) => ctx.waitUntil(promise),
+    });
     this.#lifetime = new Lifetime({
       sql: this.sql,
       transaction: (fn) => ctx.storage.transactionSync(fn),
@@ -129,7 +138,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       if (this.#eraseRequested) await this.erase();
       else await this.#lifetime.extend(now);
       const done = { ok: true as const, value, ...cost() };
-      this.observe(name, input, value, done.cost, now);
+      this.#analyticsSender.observe(name, input, value, done.cost, now);
       return done;
     } catch (err) {
       // Deferred events the failed transaction had written are written again later.
@@ -148,7 +157,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           }),
         );
         const failed = { ...failure(new TroveError("internal", 500, "internal error", {})), ...cost() };
-        this.observe(name, input, undefined, failed.cost, now);
+        this.#analyticsSender.observe(name, input, undefined, failed.cost, now);
         return failed;
       }
       // The operation's writes rolled back; what it must still record goes in on its own.
@@ -159,13 +168,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       }
       await this.#lifetime.extend(now);
       const failed = { ...failure(err), ...cost() };
-      this.observe(name, input, undefined, failed.cost, now);
+      this.#analyticsSender.observe(name, input, undefined, failed.cost, now);
       return failed;
     } finally {
       this.scheduleEventFlush();
       this.scheduleLearningSend();
       this.scheduleIndexTidy();
-      this.scheduleAnalyticsSend();
+      this.#analyticsSender.schedule();
     }
   }
 
@@ -290,54 +299,6 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           this.sql.run(`INSERT INTO trove_learning_outbox (use) VALUES (?)`, JSON.stringify(use));
       });
       this.#outbox = true;
-    }
-  }
-
-  /** Counts a finished operation for the tenant's analytics, in memory (nothing is written). */
-  private observe(name: string, input: unknown, value: unknown, cost: StorageCost, at: number): void {
-    if (!this.env.ANALYTICS) return;
-    this.analytics.observe({
-      name,
-      input,
-      value,
-      rowsRead: cost.rows_read,
-      rowsWritten: cost.rows_written,
-      at,
-    });
-  }
-
-  /**
-   * Sends the counts to the tenant's analytics object after the response, at most one send at a
-   * time (counts made meanwhile go with the next); what the object does not take waits in
-   * trove_meta and goes with the next send.
-   */
-  private scheduleAnalyticsSend(): void {
-    if (this.#analyticsScheduled || !this.#ready || !this.env.ANALYTICS || !this.analytics.hasPending())
-      return;
-    this.#analyticsScheduled = true;
-    // A turn's requests (context, searches, resolves) come in a burst: they go in one send.
-    const sent = new Promise<void>((resolve) => setTimeout(resolve, ANALYTICS_SEND_DELAY_MS))
-      .then(() => this.sendAnalytics())
-      .finally(() => {
-        this.#analyticsScheduled = false;
-        // Counted while this send was under way: the next goes after its own delay.
-        if (this.#ready && this.analytics.hasPending()) this.scheduleAnalyticsSend();
-      });
-    this.ctx.waitUntil(sent);
-  }
-
-  private async sendAnalytics(): Promise<void> {
-    const ns = this.env.ANALYTICS;
-    if (!ns || !this.#ready || !this.#address.tenant) return;
-    const batch = this.ctx.storage.transactionSync(() => this.analytics.take());
-    if (batch.length === 0) return;
-    try {
-      const stub = ns.get(ns.idFromName(this.#address.tenant));
-      await withTimeout(stub.record(this.#address.tenant, batch, this.#address.sid), ANALYTICS_WAIT_MS);
-      if (this.#ready) this.ctx.storage.transactionSync(() => this.analytics.sent());
-    } catch (err) {
-      console.error(JSON.stringify({ msg: "analytics send failed", error: String(err), days: batch.length }));
-      if (this.#ready) this.ctx.storage.transactionSync(() => this.analytics.failed(batch));
     }
   }
 
@@ -472,11 +433,6 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.#ready = true;
   }
 }
-
-/** How long after a response its counts wait for the rest of the burst before they are sent. */
-const ANALYTICS_SEND_DELAY_MS = 1_000;
-/** How long a send waits for the analytics object before its batch goes to the outbox. */
-const ANALYTICS_WAIT_MS = 5_000;
 
 /** How long a search waits for the tenant's learned texts before ranking with what it has. */
 const LEARNING_WAIT_MS = 250;
