@@ -4,6 +4,7 @@ import { OPERATIONS_BY_NAME } from "../src/ops/registry";
 import { type OpResult, SessionObject } from "../src/session-object";
 
 export { default } from "../src";
+export { AnalyticsObject } from "../src/analytics-object";
 export { CatalogListObject, CatalogObject } from "../src/catalog-object";
 
 const ADDRESS = { tenant: "bench", sid: "bench" };

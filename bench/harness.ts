@@ -39,7 +39,14 @@ export interface BenchSessionStub {
   ): Promise<{ ms: number; result: OpResult; rowsRead: number; rowsWritten: number }>;
 }
 
-export async function startBench(options: { lexicon?: string } = {}): Promise<{
+/**
+ * `analytics: false` runs sessions without the tenant's analytics object bound (to measure what it
+ * adds); `lexicon` bundles the worker with another src/search/lexicon.json (bench/lexicon-ablation.ts).
+ */
+export async function startBench({
+  analytics = true,
+  lexicon,
+}: { analytics?: boolean; lexicon?: string } = {}): Promise<{
   mf: Miniflare;
   session(name: string): Promise<BenchSessionStub>;
   /** Publishes a catalog for the bench tenant (what `PUT /v1/catalogs/{name}` does). */
@@ -51,13 +58,14 @@ export async function startBench(options: { lexicon?: string } = {}): Promise<{
     modules: true,
     script: await bundleWorker(
       "bench/bench-worker.ts",
-      options.lexicon === undefined ? {} : { "src/search/lexicon.json": options.lexicon },
+      lexicon === undefined ? {} : { "src/search/lexicon.json": lexicon },
     ),
     ...wranglerCompatibility(),
     durableObjects: {
       SESSIONS: { className: "BenchSession", useSQLite: true },
       CATALOGS: { className: "CatalogObject", useSQLite: true },
       CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
+      ...(analytics ? { ANALYTICS: { className: "AnalyticsObject", useSQLite: true } } : {}),
     },
     bindings: { TROVE_API_KEYS: "bench:bench-key" },
     // Session objects log one JSON line per event with console.log (workerd's stdout): a bench

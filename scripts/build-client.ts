@@ -101,8 +101,11 @@ function tenantArgument(route: (typeof TENANT_ROUTES)[number]): string {
   const parts = [
     ...(route.param ? ["{ name: string }"] : []),
     ...(route.input ? [`${pascal(route.name)}Input`] : []),
+    ...(route.query ? [`${pascal(route.name)}Query`] : []),
   ];
-  return parts.length === 0 ? "" : `input: ${parts.join(" & ")}`;
+  // Query parameters all have defaults: a route with only those takes its argument optionally.
+  const optional = route.query && !route.param && !route.input;
+  return parts.length === 0 ? "" : `input${optional ? "?" : ""}: ${parts.join(" & ")}`;
 }
 
 /** The generated module, formatted by Biome like the rest of the repository. */
@@ -115,6 +118,7 @@ async function operationsSource(): Promise<string> {
   }
   for (const route of TENANT_ROUTES) {
     if (route.input) declarations.push(await declaration(route.input, `${pascal(route.name)}Input`));
+    if (route.query) declarations.push(await declaration(route.query, `${pascal(route.name)}Query`));
     declarations.push(await declaration(route.output, `${pascal(route.name)}Output`));
   }
   const tenantDoc = (route: (typeof TENANT_ROUTES)[number]) =>
@@ -149,9 +153,9 @@ ${ops
 
 /**
  * The tenant's routes (no session in the path): method, path, and whether the rest of the
- * method's argument (all but \`name\`, which goes in the path) is the JSON body.
+ * method's argument (all but \`name\`, which goes in the path) is the JSON body or the query.
  */
-export const TENANT_ROUTES = ${JSON.stringify(Object.fromEntries(TENANT_ROUTES.map((r) => [r.name, { method: r.method, path: r.path, body: r.input !== undefined }])))} as const;
+export const TENANT_ROUTES = ${JSON.stringify(Object.fromEntries(TENANT_ROUTES.map((r) => [r.name, { method: r.method, path: r.path, body: r.input !== undefined, query: r.query !== undefined }])))} as const;
 
 /** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
 export interface TenantMethods {

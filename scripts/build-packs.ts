@@ -6,6 +6,7 @@ import { join, relative, resolve } from "node:path";
 import { compilePacks, formatProblem, type PackFile, type PackProblem } from "../src/compiler/compile";
 import { applyStrict, buildOptions } from "../src/compiler/strict";
 import { skillSearchFields } from "../src/skills/skill-index";
+import { writeChartLibrary } from "./chart-library";
 
 let options: { strict: boolean };
 try {
@@ -80,6 +81,8 @@ try {
   previous = readFileSync(outFile, "utf8");
 } catch {}
 if (previous !== source) writeFileSync(outFile, source);
+// The console's chart library is generated beside the packs, so every step that builds packs has it.
+writeChartLibrary();
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 const attachable = bundle.packs.filter((p) => p.capability !== null).length;
 const tools = [...bundle.packs, ...bundle.skills].reduce((n, owner) => n + owner.tools.length, 0);

@@ -1,4 +1,6 @@
 // Bindings the worker and the session object receive (see wrangler.toml and .dev.vars.example).
+import type { DataPointSink } from "./analytics/analytics-engine";
+import type { AnalyticsRpc } from "./analytics/analytics-rpc";
 import type { LearningRpc } from "./learning/learning-rpc";
 import type { SessionRpc } from "./ops/dispatch";
 import type { CatalogListRpc, CatalogRpc } from "./published/catalog-rpc";
@@ -12,6 +14,10 @@ export interface Env {
   CATALOGS: DurableObjectNamespace<CatalogRpc>;
   /** One object per tenant: the list of its published catalogs. */
   CATALOG_LISTS: DurableObjectNamespace<CatalogListRpc>;
+  /** One object per tenant: daily counts of what its sessions did (src/analytics-object.ts). */
+  ANALYTICS: DurableObjectNamespace<AnalyticsRpc>;
+  /** Optional Workers Analytics Engine dataset: each analytics batch is also written there (docs/console.md). */
+  ANALYTICS_ENGINE?: DataPointSink;
   /** Comma-separated `tenant:key` pairs; a secret in production, `.dev.vars` locally. */
   TROVE_API_KEYS?: string;
   /**

@@ -2,6 +2,7 @@
 // entrypoint other workers of the account bind to (docs/service-binding.md).
 import { createApp } from "./http/app";
 
+export { AnalyticsObject } from "./analytics-object";
 export { CatalogListObject, CatalogObject } from "./catalog-object";
 export { TroveService } from "./http/rpc";
 export { LearningObject } from "./learning-object";

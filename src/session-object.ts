@@ -1,6 +1,7 @@
 // The per-session Durable Object: owns start-up (schema, packs), lifetime (the idle alarm, in
 // session/lifetime.ts) and dispatch (each operation inside one transaction).
 import { DurableObject } from "cloudflare:workers";
+import { SessionAnalytics } from "./analytics/session-analytics";
 import { migrate } from "./db/migrations";
 import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
@@ -21,6 +22,7 @@ import { AttachmentStore } from "./packs/attachments";
 import type { Bundle } from "./packs/bundle";
 import type { CatalogRpc } from "./published/catalog-rpc";
 import { type CatalogStep, SessionCatalog } from "./published/session-catalog";
+import { AnalyticsSender } from "./session/analytics-sender";
 import { Lifetime } from "./session/lifetime";
 import { loadPacks } from "./skills/pack-upsert";
 import { SkillStore, skillPolicy } from "./skills/skill-store";
@@ -43,6 +45,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   readonly attachments: AttachmentStore;
   readonly learning: SessionLearning;
   readonly published: SessionCatalog;
+  readonly analytics: SessionAnalytics;
   /** The packs compiled into this build; tests may point a session at another bundle. */
   bundle: Bundle = BUNDLE;
   /** The bundle/tenant/project combination whose packs are loaded, once checked. */
@@ -56,6 +59,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   /** Whether pairs the tenant's learning object did not take wait in trove_learning_outbox. */
   #outbox: boolean | null = null;
   readonly #lifetime: Lifetime;
+  readonly #analyticsSender: AnalyticsSender;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -69,6 +73,16 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.attachments = new AttachmentStore(this.sql);
     this.learning = new SessionLearning(this.sql, this.events, (word) => this.catalog.knows(word));
     this.published = new SessionCatalog(this.sql);
+    // A connection of its own: what analytics reads and writes after a response is no request's cost.
+    this.analytics = new SessionAnalytics(createSql(ctx.storage.sql), (word) => this.catalog.knows(word));
+    this.#analyticsSender = new AnalyticsSender({
+      analytics: this.analytics,
+      namespace: () => this.env.ANALYTICS,
+      address: () => this.#address,
+      ready: () => this.#ready,
+      transaction: (fn) => ctx.storage.transactionSync(fn),
+      waitUntil: (promise) => ctx.waitUntil(promise),
+    });
     this.#lifetime = new Lifetime({
       sql: this.sql,
       transaction: (fn) => ctx.storage.transactionSync(fn),
@@ -123,7 +137,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.events.commit();
       if (this.#eraseRequested) await this.erase();
       else await this.#lifetime.extend(now);
-      return { ok: true, value, ...cost() };
+      const done = { ok: true as const, value, ...cost() };
+      this.#analyticsSender.observe(name, input, value, done.cost, now);
+      return done;
     } catch (err) {
       // Deferred events the failed transaction had written are written again later.
       this.events.rollback();
@@ -140,7 +156,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
             stack: (err as Error)?.stack,
           }),
         );
-        return { ...failure(new TroveError("internal", 500, "internal error", {})), ...cost() };
+        const failed = { ...failure(new TroveError("internal", 500, "internal error", {})), ...cost() };
+        this.#analyticsSender.observe(name, input, undefined, failed.cost, now);
+        return failed;
       }
       // The operation's writes rolled back; what it must still record goes in on its own.
       if (err.event) {
@@ -149,11 +167,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.events.commit();
       }
       await this.#lifetime.extend(now);
-      return { ...failure(err), ...cost() };
+      const failed = { ...failure(err), ...cost() };
+      this.#analyticsSender.observe(name, input, undefined, failed.cost, now);
+      return failed;
     } finally {
       this.scheduleEventFlush();
       this.scheduleLearningSend();
       this.scheduleIndexTidy();
+      this.#analyticsSender.schedule();
     }
   }
 
@@ -397,6 +418,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.catalog.upkeep.reset();
     this.learning.reset();
     this.published.reset();
+    this.analytics.reset();
     this.#outbox = null;
     this.#ready = false;
   }

@@ -12,6 +12,7 @@ import { OPERATIONS, OPERATIONS_BY_NAME } from "../ops/registry";
 import { ID_PATTERN } from "../schemas";
 import { authorize } from "./auth";
 import { readInput } from "./body";
+import { consolePage } from "./console";
 import { docsPage } from "./docs-page";
 import { errorResponse, onError } from "./errors";
 import { checkHost } from "./host";
@@ -32,6 +33,7 @@ const PUBLIC_ROUTES: Record<string, (c: Context<AppEnv>) => Response | Promise<R
   "/": index,
   "/v1/health": health,
   "/inspect": inspectPage,
+  "/console": consolePage,
   "/v1/openapi.json": (c) => c.json(openApiDocument()),
   "/docs": (c) => c.html(docsPage()),
 };
@@ -74,7 +76,9 @@ export function createApp(): Hono<AppEnv> {
     await next();
   };
   app.use("/v1/sessions/*", authenticate);
-  for (const base of ["/v1/learning", "/v1/catalogs"]) {
+  // Every tenant route's base (`/v1/learning`, `/v1/analytics`…) needs a key: taken from the
+  // routes themselves, so a new one cannot be mounted without it.
+  for (const base of new Set(TENANT_ROUTES.map((r) => r.path.split("/").slice(0, 3).join("/")))) {
     app.use(base, authenticate);
     app.use(`${base}/*`, authenticate);
   }
@@ -170,6 +174,7 @@ function index(c: Context<AppEnv>): Response {
   const links = {
     docs: "/docs",
     inspect: "/inspect",
+    console: "/console",
     openapi: "/v1/openapi.json",
     health: "/v1/health",
   };
@@ -204,6 +209,7 @@ code{font:13px ui-monospace,monospace;background:#f3f3f5;padding:0 .2em;border-r
 <ul>
 ${item(links.docs, "the API reference: every operation, its fields, an example and its errors")}
 ${item(links.inspect, "the session inspector")}
+${item(links.console, "the tenant's console: searches, failures, learning, catalogs and cost over time")}
 ${item(links.openapi, "the OpenAPI 3.1 document")}
 ${item(links.health, "version and bundle")}
 </ul>

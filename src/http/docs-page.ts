@@ -301,6 +301,17 @@ function section(doc: Json, name: string, routes: Route[]): string {
   const ok = (((op.responses as Json)["200"] as Json).content as Json | undefined)?.["application/json"] as
     | Json
     | undefined;
+  // A tenant route's query parameters, read as the fields of one object.
+  const params = ((op.parameters as Json[] | undefined) ?? []).filter((p) => p.in === "query");
+  const query: Json | null =
+    params.length === 0
+      ? null
+      : {
+          type: "object",
+          properties: Object.fromEntries(
+            params.map((p) => [String(p.name), { ...(p.schema as Json), description: p.description }]),
+          ),
+        };
   const also =
     aliases.length > 0
       ? `<p>also: ${aliases.map((a) => `<code>${a.method} ${html(a.path)}</code>`).join(", ")}</p>`
@@ -308,6 +319,7 @@ function section(doc: Json, name: string, routes: Route[]): string {
   return (
     `<section id="${html(name)}"><h3><code>${html(name)}</code></h3>` +
     `<p><code>${main.method} ${html(main.path)}</code> — ${html(String(op.summary ?? ""))}</p>${also}` +
+    (query ? `<h4>Query</h4>${fieldsTable(doc, query, "request")}` : "") +
     (body ? `<h4>Request</h4>${fieldsTable(doc, body.schema as Json, "request")}` : "") +
     `<h4>Response</h4>${fieldsTable(doc, ok?.schema as Json | undefined, "response")}` +
     errorsList(op.responses as Record<string, Json>) +

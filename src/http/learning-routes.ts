@@ -65,6 +65,26 @@ export const LEARNING_ROUTES: readonly TenantRoute[] = [
     handle: async ({ env, tenant }) => ({ forgotten: await learning(env, tenant).forget(null) }),
   },
   {
+    name: "learning_tools",
+    method: "GET",
+    tag: "learning",
+    path: "/v1/learning/tools",
+    summary: "Every tool with learned terms, and the terms sessions index for it with their support",
+    output: z.object({
+      tools: z.array(
+        z.object({
+          tool: z.string(),
+          terms: z.array(z.object({ term: z.string(), support: z.number() })),
+        }),
+      ),
+    }),
+    errors: [],
+    // A tool whose terms were all forgotten or expired keeps an empty row in the store: left out.
+    handle: async ({ env, tenant }) => ({
+      tools: (await learning(env, tenant).changedSince(0)).tools.filter((t) => t.terms.length > 0),
+    }),
+  },
+  {
     name: "learning_tool_get",
     method: "GET",
     tag: "learning",

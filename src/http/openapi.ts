@@ -192,13 +192,21 @@ export function openApiDocument(): Json {
           },
         ]
       : [];
+    // Query parameters from the route's strict object, one per field.
+    const query = route.query
+      ? (jsonSchema(route.query, "input") as { properties?: Record<string, Json> })
+      : {};
+    const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => {
+      const { description, ...rest } = schema as { description?: string };
+      return { name, in: "query", required: false, ...(description ? { description } : {}), schema: rest };
+    });
     paths[route.path] = {
       ...(paths[route.path] ?? {}),
       [route.method.toLowerCase()]: {
         operationId: route.name,
         summary: route.summary,
         tags: [route.tag],
-        parameters: param,
+        parameters: [...param, ...queryParams],
         ...(route.input
           ? {
               requestBody: {
@@ -258,6 +266,10 @@ export function openApiDocument(): Json {
       { name: "skills", description: "Skills from the bundled packs" },
       { name: "packs", description: "Capability packs" },
       { name: "learning", description: "What the tenant's sessions taught its ranking" },
+      {
+        name: "analytics",
+        description: "What the tenant's sessions did, day by day, and what it cost (kept 90 days)",
+      },
       {
         name: "catalogs",
         description:

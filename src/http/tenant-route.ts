@@ -13,14 +13,16 @@ export interface TenantRoute {
   path: string;
   summary: string;
   /** Where OpenAPI and /docs file it. */
-  tag: "learning" | "catalogs";
+  tag: "learning" | "catalogs" | "analytics";
   /** What `{name}` names and the shape it must have (else a 400 naming `name`). */
   param?: { description: string; pattern: RegExp; what: string };
   /** The JSON body, for routes that take one. */
   input?: z.ZodType;
+  /** Query parameters, for GET routes that take them: a strict object (an unknown one is a 400). */
+  query?: z.ZodObject;
   output: z.ZodType;
   /** Beyond a bad key (and, with a body, bad JSON and a body too large). */
   errors: readonly ErrorCode[];
   /** Answers with the output's value; throws a TroveError for an expected failure. */
-  handle(call: { env: Env; tenant: string; name: string; input: unknown }): Promise<unknown>;
+  handle(call: { env: Env; tenant: string; name: string; input: unknown; query: unknown }): Promise<unknown>;
 }

@@ -4,6 +4,7 @@
 import { type Context, Hono } from "hono";
 import type { Env } from "../env";
 import { TroveError, validationError } from "../errors";
+import { ANALYTICS_ROUTES } from "./analytics-routes";
 import { readInput } from "./body";
 import { CATALOG_ROUTES } from "./catalog-routes";
 import { LEARNING_ROUTES } from "./learning-routes";
@@ -13,7 +14,11 @@ export type { TenantRoute };
 
 type AppEnv = { Bindings: Env; Variables: { tenant: string } };
 
-export const TENANT_ROUTES: readonly TenantRoute[] = [...LEARNING_ROUTES, ...CATALOG_ROUTES];
+export const TENANT_ROUTES: readonly TenantRoute[] = [
+  ...LEARNING_ROUTES,
+  ...CATALOG_ROUTES,
+  ...ANALYTICS_ROUTES,
+];
 
 /** The path parameter, checked against the route's pattern. */
 function pathName(c: Context<AppEnv>, route: TenantRoute): string {
@@ -33,6 +38,15 @@ async function body(c: Context<AppEnv>, route: TenantRoute): Promise<unknown> {
   return parsed.data;
 }
 
+/** The query parameters, validated by the route's query schema (an empty value counts as absent). */
+function query(c: Context<AppEnv>, route: TenantRoute): unknown {
+  if (!route.query) return undefined;
+  const given = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v !== ""));
+  const parsed = route.query.safeParse(given);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
 /** The tenant routes, mounted by the app after authentication. */
 export function tenantRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -40,7 +54,8 @@ export function tenantRoutes(): Hono<AppEnv> {
     app.on(route.method, route.path.replace("{name}", ":name"), async (c) => {
       const name = pathName(c, route);
       const input = await body(c, route);
-      return c.json(await route.handle({ env: c.env, tenant: c.get("tenant"), name, input }));
+      const params = query(c, route);
+      return c.json(await route.handle({ env: c.env, tenant: c.get("tenant"), name, input, query: params }));
     });
   }
   return app;

@@ -84,6 +84,8 @@ describe("the Host header", () => {
       ["GET", "/v1/learning"],
       ["GET", "/v1/health"],
       ["GET", "/inspect"],
+      ["GET", "/v1/analytics"],
+      ["GET", "/console"],
     ];
     for (const [method, path, body] of routes) {
       const res = await SELF.fetch(`http://evil.example:8787${path}`, {

@@ -163,7 +163,7 @@ describe("GET /docs", () => {
 });
 
 describe("GET /", () => {
-  it("answers a JSON index linking the docs, the inspector, OpenAPI and health by default", async () => {
+  it("answers a JSON index linking the docs, the inspector, the console, OpenAPI and health by default", async () => {
     for (const accept of [
       undefined,
       "*/*",
@@ -179,6 +179,7 @@ describe("GET /", () => {
       expect(json.links).toEqual({
         docs: "/docs",
         inspect: "/inspect",
+        console: "/console",
         openapi: "/v1/openapi.json",
         health: "/v1/health",
       });
@@ -192,7 +193,7 @@ describe("GET /", () => {
       expect(res.status, accept).toBe(200);
       expect(res.headers.get("content-type"), accept).toMatch(/^text\/html/);
       expect(res.text).toMatch(/^<!doctype html>/);
-      for (const href of ["/docs", "/inspect", "/v1/openapi.json", "/v1/health"]) {
+      for (const href of ["/docs", "/inspect", "/console", "/v1/openapi.json", "/v1/health"]) {
         expect(res.text).toContain(`href="${href}"`);
       }
       expect(res.text).not.toContain("<script");

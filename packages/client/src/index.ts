@@ -145,7 +145,12 @@ export class Trove {
       (input: { name?: string } = {}) => {
         const { name = "", ...body } = input;
         const path = route.path.replace("{name}", encodeURIComponent(name));
-        return route.body ? this.#request(route.method, path, body) : this.#request(route.method, path);
+        if (route.body) return this.#request(route.method, path, body);
+        const query = Object.entries(body)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+          .join("&");
+        return this.#request(route.method, route.query && query !== "" ? `${path}?${query}` : path);
       },
     ]),
   ) as unknown as TenantMethods;

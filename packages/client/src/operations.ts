@@ -1601,6 +1601,16 @@ export interface LearningForgetOutput {
   forgotten: number;
 }
 
+export interface LearningToolsOutput {
+  tools: {
+    tool: string;
+    terms: {
+      term: string;
+      support: number;
+    }[];
+  }[];
+}
+
 export interface LearningToolGetOutput {
   tool: string;
   /**
@@ -1763,6 +1773,192 @@ export interface CatalogGetOutput {
 
 export interface CatalogDeleteOutput {
   deleted: true;
+}
+
+export interface AnalyticsSessionsQuery {
+  /**
+   * Sessions listed at most
+   */
+  limit?: number;
+}
+
+export interface AnalyticsSessionsOutput {
+  sessions: {
+    sid: string;
+    /**
+     * When its counts were last sent (ISO 8601)
+     */
+    last_at: string;
+    /**
+     * Requests counted since it was first listed
+     */
+    requests: number;
+  }[];
+}
+
+export interface AnalyticsGetQuery {
+  /**
+   * Days in the range, ending with `to` (at most 90, what is kept)
+   */
+  days?: number;
+  /**
+   * Last day of the range (UTC, YYYY-MM-DD); today by default
+   */
+  to?: string;
+  /**
+   * One bar per day, or per week (Monday first)
+   */
+  bucket?: "day" | "week";
+  /**
+   * A search whose first result's relevance is below this counts as low relevance (steps of 0.05)
+   */
+  threshold?: number;
+  /**
+   * Failing wordings listed at most
+   */
+  wording?: number;
+}
+
+export interface AnalyticsGetOutput {
+  from: string;
+  to: string;
+  bucket: "day" | "week";
+  threshold: number;
+  buckets: {
+    requests: number;
+    errors: number;
+    sessions: number;
+    searches: number;
+    no_result: number;
+    searches_used: number;
+    uses: number;
+    approvals_asked: number;
+    approvals_granted: number;
+    approvals_denied: number;
+    rows_read: number;
+    rows_written: number;
+    /**
+     * Searches whose first result's relevance was below `threshold`
+     */
+    low_relevance: number;
+    /**
+     * Searches none of whose results the model then used
+     */
+    searches_unused: number;
+    /**
+     * Rows the analytics object wrote for these days
+     */
+    analytics_rows_written: number;
+    /**
+     * The sessions' requests and rows at `prices`
+     */
+    cost_usd: number;
+    /**
+     * First day of the bucket
+     */
+    start: string;
+  }[];
+  totals: {
+    requests: number;
+    errors: number;
+    sessions: number;
+    searches: number;
+    no_result: number;
+    searches_used: number;
+    uses: number;
+    approvals_asked: number;
+    approvals_granted: number;
+    approvals_denied: number;
+    rows_read: number;
+    rows_written: number;
+    /**
+     * Searches whose first result's relevance was below `threshold`
+     */
+    low_relevance: number;
+    /**
+     * Searches none of whose results the model then used
+     */
+    searches_unused: number;
+    /**
+     * Rows the analytics object wrote for these days
+     */
+    analytics_rows_written: number;
+    /**
+     * The sessions' requests and rows at `prices`
+     */
+    cost_usd: number;
+  };
+  /**
+   * Wording of searches that found nothing or nothing relevant, most frequent first
+   */
+  failing_wording: {
+    /**
+     * The search's ordinary words, sorted; never its text, numbers or names
+     */
+    words: string;
+    kind: "no_result" | "low_relevance";
+    count: number;
+  }[];
+  /**
+   * Cloudflare's published Durable Objects prices (USD) the costs use
+   */
+  prices: {
+    requests_per_million: number;
+    rows_written_per_million: number;
+    rows_read_per_million: number;
+  };
+}
+
+export interface AnalyticsToolsQuery {
+  /**
+   * Days in the range, ending with `to` (at most 90, what is kept)
+   */
+  days?: number;
+  /**
+   * Last day of the range (UTC, YYYY-MM-DD); today by default
+   */
+  to?: string;
+  /**
+   * Tools listed at most, in each list
+   */
+  limit?: number;
+}
+
+export interface AnalyticsToolsOutput {
+  from: string;
+  to: string;
+  /**
+   * Tools searches returned or the model used, most used first
+   */
+  tools: {
+    tool: string;
+    found: number;
+    used: number;
+  }[];
+  /**
+   * Tools of the sessions' catalogs in the range that no search returned
+   */
+  never_found: string[];
+}
+
+export interface AnalyticsToolGetQuery {
+  /**
+   * Days in the range, ending with `to` (at most 90, what is kept)
+   */
+  days?: number;
+  /**
+   * Last day of the range (UTC, YYYY-MM-DD); today by default
+   */
+  to?: string;
+}
+
+export interface AnalyticsToolGetOutput {
+  tool: string;
+  days: {
+    day: string;
+    found: number;
+    used: number;
+  }[];
 }
 
 /** Every operation's name, in the registry's order. */
@@ -2057,17 +2253,22 @@ export interface SessionMethods {
 
 /**
  * The tenant's routes (no session in the path): method, path, and whether the rest of the
- * method's argument (all but `name`, which goes in the path) is the JSON body.
+ * method's argument (all but `name`, which goes in the path) is the JSON body or the query.
  */
 export const TENANT_ROUTES = {
-  learning_get: { method: "GET", path: "/v1/learning", body: false },
-  learning_forget: { method: "DELETE", path: "/v1/learning", body: false },
-  learning_tool_get: { method: "GET", path: "/v1/learning/tools/{name}", body: false },
-  learning_tool_forget: { method: "DELETE", path: "/v1/learning/tools/{name}", body: false },
-  catalog_list: { method: "GET", path: "/v1/catalogs", body: false },
-  catalog_publish: { method: "PUT", path: "/v1/catalogs/{name}", body: true },
-  catalog_get: { method: "GET", path: "/v1/catalogs/{name}", body: false },
-  catalog_delete: { method: "DELETE", path: "/v1/catalogs/{name}", body: false },
+  learning_get: { method: "GET", path: "/v1/learning", body: false, query: false },
+  learning_forget: { method: "DELETE", path: "/v1/learning", body: false, query: false },
+  learning_tools: { method: "GET", path: "/v1/learning/tools", body: false, query: false },
+  learning_tool_get: { method: "GET", path: "/v1/learning/tools/{name}", body: false, query: false },
+  learning_tool_forget: { method: "DELETE", path: "/v1/learning/tools/{name}", body: false, query: false },
+  catalog_list: { method: "GET", path: "/v1/catalogs", body: false, query: false },
+  catalog_publish: { method: "PUT", path: "/v1/catalogs/{name}", body: true, query: false },
+  catalog_get: { method: "GET", path: "/v1/catalogs/{name}", body: false, query: false },
+  catalog_delete: { method: "DELETE", path: "/v1/catalogs/{name}", body: false, query: false },
+  analytics_sessions: { method: "GET", path: "/v1/analytics/sessions", body: false, query: true },
+  analytics_get: { method: "GET", path: "/v1/analytics", body: false, query: true },
+  analytics_tools: { method: "GET", path: "/v1/analytics/tools", body: false, query: true },
+  analytics_tool_get: { method: "GET", path: "/v1/analytics/tools/{name}", body: false, query: true },
 } as const;
 
 /** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
@@ -2084,6 +2285,12 @@ export interface TenantMethods {
    * `DELETE /v1/learning`.
    */
   learning_forget(): Promise<LearningForgetOutput>;
+  /**
+   * Every tool with learned terms, and the terms sessions index for it with their support.
+   *
+   * `GET /v1/learning/tools`.
+   */
+  learning_tools(): Promise<LearningToolsOutput>;
   /**
    * Everything learning stores for one tool: its terms, their support and sources.
    *
@@ -2120,6 +2327,30 @@ export interface TenantMethods {
    * `DELETE /v1/catalogs/{name}`.
    */
   catalog_delete(input: { name: string }): Promise<CatalogDeleteOutput>;
+  /**
+   * The tenant's most recently active sessions (ids only), for /inspect.
+   *
+   * `GET /v1/analytics/sessions`.
+   */
+  analytics_sessions(input?: AnalyticsSessionsQuery): Promise<AnalyticsSessionsOutput>;
+  /**
+   * What the tenant's sessions did, per day or week: requests, searches, no-result and low-relevance rates, uses, approvals, rows and cost.
+   *
+   * `GET /v1/analytics`.
+   */
+  analytics_get(input?: AnalyticsGetQuery): Promise<AnalyticsGetOutput>;
+  /**
+   * Per tool: how often searches returned it and the model used it; catalog tools never found.
+   *
+   * `GET /v1/analytics/tools`.
+   */
+  analytics_tools(input?: AnalyticsToolsQuery): Promise<AnalyticsToolsOutput>;
+  /**
+   * One tool, day by day: how often searches returned it and the model used it.
+   *
+   * `GET /v1/analytics/tools/{name}`.
+   */
+  analytics_tool_get(input: { name: string } & AnalyticsToolGetQuery): Promise<AnalyticsToolGetOutput>;
 }
 
 /** Every error code Trove answers (`details.field` names the input at fault, where there is one). */
