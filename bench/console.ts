@@ -15,6 +15,7 @@ import { startWorker } from "../test/node/worker";
 import { benchCatalog, evalQueries } from "./catalogs";
 import { startBench, table } from "./harness";
 import { argsFor, type CatalogTool } from "./load-mix";
+import { withMarkedSection } from "./load-section";
 
 const TOOLS = 400;
 const QUERIES = evalQueries.slice(0, 40);
@@ -272,13 +273,5 @@ ${dayTable}
 
 console.log(section);
 const file = "bench/RESULTS.md";
-if (existsSync(file)) {
-  const current = readFileSync(file, "utf8");
-  const start = current.indexOf("## Analytics and console");
-  const next = start === -1 ? -1 : current.indexOf("\n## ", start + 1);
-  const updated =
-    start === -1
-      ? `${current.trimEnd()}\n\n${section}`
-      : `${current.slice(0, start)}${section}${next === -1 ? "" : current.slice(next + 1)}`;
-  writeFileSync(file, updated);
-}
+// A marked section, which npm run bench and npm run bench:search carry over (bench/load-section.ts).
+if (existsSync(file)) writeFileSync(file, withMarkedSection(readFileSync(file, "utf8"), "console", section));

@@ -46,7 +46,10 @@ export interface BenchSessionStub {
 export async function startBench({
   analytics = true,
   lexicon,
-}: { analytics?: boolean; lexicon?: string } = {}): Promise<{
+}: {
+  analytics?: boolean;
+  lexicon?: string;
+} = {}): Promise<{
   mf: Miniflare;
   session(name: string): Promise<BenchSessionStub>;
   /** Publishes a catalog for the bench tenant (what `PUT /v1/catalogs/{name}` does). */
