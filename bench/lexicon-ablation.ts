@@ -38,9 +38,16 @@ function score(label: string, content: Record<string, unknown>): SetFigures[] {
   const file = join(dir, "lexicon.json");
   const out = join(dir, "figures.json");
   writeFileSync(file, JSON.stringify(content));
-  execFileSync("npx", ["tsx", "bench/search-eval.ts", "--suite-only", "--lexicon", file, "--figures", out], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  // Miniflare's proxy now and then fails a run on a loaded machine: a run is tried up to 3 times.
+  const command = ["tsx", "bench/search-eval.ts", "--suite-only", "--lexicon", file, "--figures", out];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync("npx", command, { stdio: ["ignore", "ignore", attempt < 3 ? "ignore" : "inherit"] });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
   console.error(`scored: ${label}`);
   return JSON.parse(readFileSync(out, "utf8")) as SetFigures[];
 }
