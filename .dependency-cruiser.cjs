@@ -5,10 +5,13 @@
 
 /** Top to bottom. A path matches the first floor whose pattern it starts with. */
 const FLOORS = [
-  { name: "entry", path: "^src/(index|session-object|learning-object|catalog-object)\\.ts$|^src/session/" },
+  {
+    name: "entry",
+    path: "^src/(index|session-object|learning-object|catalog-object|upstream-object)\\.ts$|^src/session/",
+  },
   { name: "surfaces", path: "^src/(http/|env\\.ts$)" },
   { name: "operations", path: "^src/ops/" },
-  { name: "domains", path: "^src/(tools|skills|packs|state|learning|published|generated)/" },
+  { name: "domains", path: "^src/(tools|skills|packs|state|learning|published|generated|gateway)/" },
   { name: "shared", path: "^src/search/" },
   { name: "base", path: "^src/(db/|(errors|schemas|timeout)\\.ts$)" },
 ];

@@ -1,4 +1,6 @@
 // Bindings the worker and the session object receive (see wrangler.toml and .dev.vars.example).
+
+import type { UpstreamRpc } from "./gateway/upstream-rpc";
 import type { LearningRpc } from "./learning/learning-rpc";
 import type { SessionRpc } from "./ops/dispatch";
 import type { CatalogListRpc, CatalogRpc } from "./published/catalog-rpc";
@@ -12,6 +14,15 @@ export interface Env {
   CATALOGS: DurableObjectNamespace<CatalogRpc>;
   /** One object per tenant: the list of its published catalogs. */
   CATALOG_LISTS: DurableObjectNamespace<CatalogListRpc>;
+  /** One object per tenant: its upstream MCP servers and gateway profile (src/upstream-object.ts). */
+  UPSTREAMS: DurableObjectNamespace<UpstreamRpc>;
+  /**
+   * A secret (any long random string) from which the keys sealing upstream headers are derived
+   * (src/gateway/secrets.ts). Without it, upstreams that need headers are refused.
+   */
+  TROVE_SECRETS_KEY?: string;
+  /** "1" lets upstream URLs be plain http to loopback (local development only, docs/gateway.md). */
+  TROVE_GATEWAY_DEV?: string;
   /** Comma-separated `tenant:key` pairs; a secret in production, `.dev.vars` locally. */
   TROVE_API_KEYS?: string;
   /**

@@ -14,6 +14,7 @@ import { authorize } from "./auth";
 import { readInput } from "./body";
 import { docsPage } from "./docs-page";
 import { errorResponse, onError } from "./errors";
+import { handleGateway } from "./gateway-mcp";
 import { checkHost } from "./host";
 import { bundleInfo, VERSION } from "./info";
 import { inspectPage } from "./inspect";
@@ -57,6 +58,7 @@ export function createApp(): Hono<AppEnv> {
 
   // MCP: a browser page on a foreign origin is turned away before its credentials are looked at.
   app.use("/v1/sessions/:sid/mcp", checkOrigin);
+  app.use("/v1/gateway/mcp", checkOrigin);
   const authenticate = async (c: Context<AppEnv>, next: () => Promise<void>) => {
     const auth = await authorize(c.req.header("authorization"), c.env.TROVE_API_KEYS ?? "");
     if (auth.tenant === null) {
@@ -74,7 +76,7 @@ export function createApp(): Hono<AppEnv> {
     await next();
   };
   app.use("/v1/sessions/*", authenticate);
-  for (const base of ["/v1/learning", "/v1/catalogs"]) {
+  for (const base of ["/v1/learning", "/v1/catalogs", "/v1/upstreams", "/v1/gateway"]) {
     app.use(base, authenticate);
     app.use(`${base}/*`, authenticate);
   }
@@ -107,6 +109,8 @@ export function createApp(): Hono<AppEnv> {
       MAX_BODY_BYTES,
     ),
   );
+  // The gateway in front of the tenant's upstream MCP servers (docs/gateway.md).
+  app.all("/v1/gateway/mcp", (c) => handleGateway(c.req.raw, c.env, c.get("tenant")));
   // Every operation answers POST /v1/sessions/{sid}/{name} (what the client and MCP use); the
   // session resource also answers GET, PUT and DELETE on its own path.
   const resource: { method: string; op: Operation }[] = [];

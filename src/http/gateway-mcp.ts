@@ -1,0 +1,339 @@
+// The gateway (docs/gateway.md): POST /v1/gateway/mcp is one MCP server in front of the tenant's
+// upstream MCP servers. `initialize` opens a Trove session configured by the tenant's gateway
+// profile, whose id is the Mcp-Session-Id; tools/list lists what that session shows (Trove's
+// model-facing tools, always-loaded and activated tools) plus `call_tool`; a call passes
+// tool_resolve's gates and is forwarded to the upstream that owns the tool. Trove runs no tool code.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ElicitResultSchema,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import type { z } from "zod";
+import type { Env } from "../env";
+import { GATEWAY_CATALOG, type GatewayProfile } from "../gateway/profile";
+import { openHeaders } from "../gateway/secrets";
+import { callUpstreamTool } from "../gateway/upstream-client";
+import type { UpstreamTargetRow } from "../gateway/upstream-rpc";
+import type { OpResult, SessionAddress } from "../ops/dispatch";
+import type { Operation } from "../ops/operation";
+import { OPERATIONS_BY_NAME } from "../ops/registry";
+import { VERSION } from "./info";
+import { invoke } from "./invoke";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A session id says whether its client declared elicitation, so any isolate can serve it. */
+const SESSION_ID = /^gw(e?)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Live servers kept per isolate (the oldest closes first); any other isolate rebuilds one. */
+const MAX_LIVE = 500;
+/** How long an isolate reuses the tenant's upstream list before asking its object again. */
+const TARGETS_TTL_MS = 30_000;
+/** How long a person has to answer an approval asked by elicitation. */
+const ELICIT_TIMEOUT_MS = 10 * 60_000;
+
+const CALL_TOOL: Tool = {
+  name: "call_tool",
+  description:
+    "Call any tool you may use by its name, including one tool_search found that is not listed yet. " +
+    "arguments must match the tool's input schema.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      name: { type: "string", description: "The tool's name, as tool_search returned it" },
+      arguments: { type: "object", description: "The tool's arguments" },
+      approval_id: {
+        type: "string",
+        description: "An approval a person gave this call (when an earlier call named one)",
+      },
+    },
+    required: ["name"],
+  },
+};
+
+interface Live {
+  server: Server;
+  transport: WebStandardStreamableHTTPServerTransport;
+}
+
+const live = new Map<string, Live>();
+const targetCache = new Map<string, { at: number; targets: Promise<UpstreamTargetRow[]> }>();
+
+const upstreamObject = (env: Env, tenant: string) => env.UPSTREAMS.get(env.UPSTREAMS.idFromName(tenant));
+
+function targetsOf(env: Env, tenant: string): Promise<UpstreamTargetRow[]> {
+  const held = targetCache.get(tenant);
+  if (held && Date.now() - held.at < TARGETS_TTL_MS) return held.targets;
+  const targets = upstreamObject(env, tenant).targets();
+  targetCache.set(tenant, { at: Date.now(), targets });
+  targets.catch(() => targetCache.delete(tenant));
+  return targets;
+}
+
+const text = (message: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: "text", text: message }],
+});
+
+/** Trove's answer as a tool result: its value as JSON, or its error body as a tool error. */
+function opResult(result: OpResult): CallToolResult {
+  if (!result.ok) return text(JSON.stringify({ error: result.error }));
+  return {
+    content: [{ type: "text", text: JSON.stringify(result.value) }],
+    structuredContent: result.value as Record<string, unknown>,
+  };
+}
+
+/** The session's config from the profile: its upstreams' catalog, policy and loading. */
+function sessionConfig(profile: GatewayProfile, withCatalog: boolean) {
+  return {
+    ...(withCatalog ? { catalog: GATEWAY_CATALOG } : {}),
+    policy: profile.policy,
+    always_loaded_patterns: profile.always_loaded_patterns,
+    default_loading_mode: profile.default_loading_mode,
+  };
+}
+
+/** Configures the new session; without any upstream published yet, it starts with no catalog. */
+async function openSession(env: Env, address: SessionAddress): Promise<void> {
+  const profile = await upstreamObject(env, address.tenant).profile();
+  const configure = OPERATIONS_BY_NAME.get("session_configure") as Operation;
+  const result = await invoke(env, configure, sessionConfig(profile, true), address);
+  if (!result.ok && result.error.code === "unknown_catalog") {
+    await invoke(env, configure, sessionConfig(profile, false), address);
+  }
+}
+
+function createServer(env: Env, address: SessionAddress, elicits: boolean): Server {
+  const run = (name: string, args: unknown) =>
+    invoke(env, OPERATIONS_BY_NAME.get(name) as Operation, args, address);
+  const server = new Server(
+    { name: "trove-gateway", title: "Trove gateway", version: VERSION },
+    {
+      capabilities: { tools: { listChanged: true } },
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      instructions:
+        `Trove gateway session "${address.sid}". Only some tools are listed: use tool_search to find the ` +
+        "others (found tools are listed from then on), and call_tool to call any tool by name.",
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const result = await run("context", { format: "mcp" });
+    if (!result.ok) return { tools: [CALL_TOOL] };
+    const tools = (result.value as { tools: Tool[] }).tools;
+    return { tools: [...tools, CALL_TOOL] };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {} } = request.params;
+    if (name === CALL_TOOL.name) {
+      const target = args.name;
+      if (typeof target !== "string" || target === CALL_TOOL.name) {
+        return text('call_tool needs "name": the name of the tool to call');
+      }
+      const inner = args.arguments ?? {};
+      if (typeof inner !== "object" || inner === null || Array.isArray(inner)) {
+        return text('call_tool\'s "arguments" must be an object');
+      }
+      const approval = typeof args.approval_id === "string" ? args.approval_id : undefined;
+      return callTool(target, inner as Record<string, unknown>, approval, extra);
+    }
+    return callTool(name, args, undefined, extra);
+  });
+
+  /** Sends list_changed on the call's own stream, so a host that re-lists sees the new tools. */
+  const listChanged = (extra: Extra) =>
+    extra.sendNotification({ method: "notifications/tools/list_changed" }).catch(() => {});
+
+  async function callTool(
+    name: string,
+    args: Record<string, unknown>,
+    approvalId: string | undefined,
+    extra: Extra,
+  ): Promise<CallToolResult> {
+    const resolved = await run("tool_resolve", {
+      name,
+      args,
+      ...(approvalId ? { approval_id: approvalId } : {}),
+    });
+    if (!resolved.ok) return opResult(resolved);
+    const decision = resolved.value as z.input<typeof import("../ops/activation-ops").ToolResolveOutput>;
+    const op = OPERATIONS_BY_NAME.get(decision.name);
+    if (op?.model) return builtin(op, args, extra);
+    if (decision.activated) await listChanged(extra);
+    if (decision.decision === "needs_approval") {
+      const approved = await approve(decision.name, decision.approval_id ?? "", args, extra);
+      if (approved !== true) return approved;
+      const again = await run("tool_resolve", { name, args, approval_id: decision.approval_id });
+      if (!again.ok) return opResult(again);
+    }
+    return forward(decision.name, String(decision.tool.namespace ?? ""), args);
+  }
+
+  /** Trove's own model-facing tools run here; tool_search also activates what it found. */
+  async function builtin(
+    op: Operation,
+    args: Record<string, unknown>,
+    extra: Extra,
+  ): Promise<CallToolResult> {
+    const result = await run(op.name, args);
+    if (op.name === "tool_search" && result.ok) {
+      const names = ((result.value as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+      if (names.length > 0) {
+        const activated = await run("tool_activate", {
+          names,
+          reason: "found by tool_search at the gateway",
+        });
+        if (activated.ok && (activated.value as { activated: string[] }).activated.length > 0) {
+          await listChanged(extra);
+        }
+      }
+    }
+    return opResult(result);
+  }
+
+  /**
+   * A person's approval: asked in the host by elicitation when the client declared it, recorded
+   * with approval_decide; otherwise a tool error naming the pending approval.
+   */
+  async function approve(
+    tool: string,
+    approvalId: string,
+    args: Record<string, unknown>,
+    extra: Extra,
+  ): Promise<true | CallToolResult> {
+    const pending = text(
+      `"${tool}" needs a person's approval: approval ${approvalId} is pending. Approve it in /inspect ` +
+        `(or with approval_decide), then call call_tool again with approval_id "${approvalId}".`,
+    );
+    if (!elicits) return pending;
+    let action: string;
+    try {
+      const answer = await extra.sendRequest(
+        {
+          method: "elicitation/create",
+          params: {
+            mode: "form",
+            message: `Allow the call of ${tool} with ${JSON.stringify(args).slice(0, 1000)}?`,
+            requestedSchema: { type: "object", properties: {} },
+          },
+        },
+        ElicitResultSchema,
+        { timeout: ELICIT_TIMEOUT_MS },
+      );
+      action = answer.action;
+    } catch {
+      return pending;
+    }
+    if (action === "cancel") return pending;
+    const decided = await run("approval_decide", {
+      approval_id: approvalId,
+      decision: action === "accept" ? "approve" : "deny",
+      by: "elicitation",
+    });
+    if (!decided.ok) return opResult(decided);
+    return action === "accept"
+      ? true
+      : text(`The call of "${tool}" was declined by the user (approval ${approvalId}).`);
+  }
+
+  /** The call, forwarded to the upstream that owns the tool; its result comes back unchanged. */
+  async function forward(
+    name: string,
+    namespace: string,
+    args: Record<string, unknown>,
+  ): Promise<CallToolResult> {
+    const targets = await targetsOf(env, address.tenant);
+    const target = targets.find((t) => t.namespace === namespace && name.startsWith(`${namespace}.`));
+    if (!target) return text(`no upstream serves "${name}" any more`);
+    let headers: Record<string, string> = {};
+    if (target.headers !== null) {
+      if (!env.TROVE_SECRETS_KEY)
+        return text(`upstream "${target.name}" failed: its headers cannot be opened`);
+      headers = await openHeaders(env.TROVE_SECRETS_KEY, address.tenant, target.name, target.headers);
+    }
+    const result = await callUpstreamTool(
+      { url: new URL(target.url), headers, timeoutMs: target.timeout_ms },
+      name.slice(namespace.length + 1),
+      args,
+    );
+    if (!result.ok) return text(`upstream "${target.name}" ${result.reason}`);
+    return result.value;
+  }
+
+  return server;
+}
+
+/** Starts a server for a session, marking it initialized when its initialize went elsewhere. */
+async function liveFor(env: Env, address: SessionAddress, elicits: boolean, resumed: boolean): Promise<Live> {
+  const key = `${address.tenant}/${address.sid}`;
+  const held = live.get(key);
+  if (held) return held;
+  const server = createServer(env, address, elicits);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => address.sid });
+  await server.connect(transport);
+  if (resumed) {
+    // This isolate did not see the session's initialize: take it as done, as the id says.
+    const state = transport as unknown as { sessionId?: string; _initialized: boolean };
+    state.sessionId = address.sid;
+    state._initialized = true;
+    (server as unknown as { _clientCapabilities: object })._clientCapabilities = elicits
+      ? { elicitation: {} }
+      : {};
+  }
+  live.set(key, { server, transport });
+  if (live.size > MAX_LIVE) {
+    const [oldest, entry] = live.entries().next().value as [string, Live];
+    live.delete(oldest);
+    void entry.server.close();
+  }
+  return { server, transport };
+}
+
+function jsonRpcError(status: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
+}
+
+/**
+ * Answers one HTTP request to `/v1/gateway/mcp` (already authenticated: the tenant is the key's).
+ *
+ * @example app.all("/v1/gateway/mcp", (c) => handleGateway(c.req.raw, c.env, c.get("tenant")))
+ */
+export async function handleGateway(request: Request, env: Env, tenant: string): Promise<Response> {
+  const sid = request.headers.get("mcp-session-id");
+  if (sid === null) {
+    if (request.method !== "POST")
+      return jsonRpcError(400, "Bad Request: no Mcp-Session-Id; initialize first");
+    let body: unknown;
+    try {
+      body = await request.clone().json();
+    } catch {
+      return Response.json(
+        { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null },
+        { status: 400 },
+      );
+    }
+    const message = body as { method?: string; params?: { capabilities?: { elicitation?: unknown } } };
+    if (message?.method !== "initialize") {
+      return jsonRpcError(400, "Bad Request: no Mcp-Session-Id; initialize first");
+    }
+    const elicits = message.params?.capabilities?.elicitation !== undefined;
+    const address = { tenant, sid: `gw${elicits ? "e" : ""}-${crypto.randomUUID()}` };
+    await openSession(env, address);
+    const { transport } = await liveFor(env, address, elicits, false);
+    return transport.handleRequest(request, { parsedBody: body });
+  }
+  const match = SESSION_ID.exec(sid);
+  if (!match) return jsonRpcError(404, "Session not found");
+  const address = { tenant, sid };
+  const { transport } = await liveFor(env, address, match[1] === "e", true);
+  const response = await transport.handleRequest(request);
+  if (request.method === "DELETE") live.delete(`${tenant}/${sid}`);
+  return response;
+}
