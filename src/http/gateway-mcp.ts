@@ -9,7 +9,6 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import {
   CallToolRequestSchema,
   type CallToolResult,
-  ElicitResultSchema,
   ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
@@ -36,6 +35,8 @@ const SESSION_ID = /^gw(e?)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 const MAX_LIVE = 500;
 /** How long an isolate reuses the tenant's upstream list before asking its object again. */
 const TARGETS_TTL_MS = 30_000;
+/** The id of an elicitation asking for an approval: this prefix, then the approval's id. */
+const ELICIT_ID_PREFIX = "trove-approval:";
 /** How long a person has to answer an approval asked by elicitation. */
 const ELICIT_TIMEOUT_MS = 10 * 60_000;
 
@@ -170,8 +171,6 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean): Serv
     if (decision.decision === "needs_approval") {
       const approved = await approve(decision.name, decision.approval_id ?? "", args, extra);
       if (approved !== true) return approved;
-      const again = await run("tool_resolve", { name, args, approval_id: decision.approval_id });
-      if (!again.ok) return opResult(again);
     }
     return forward(decision.name, String(decision.tool.namespace ?? ""), args);
   }
@@ -199,8 +198,11 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean): Serv
   }
 
   /**
-   * A person's approval: asked in the host by elicitation when the client declared it, recorded
-   * with approval_decide; otherwise a tool error naming the pending approval.
+   * A person's approval: asked in the host by elicitation when the client declared it, otherwise
+   * a tool error naming the pending approval. The elicitation request's id names the approval, so
+   * the client's answer — a POST of its own, maybe to another isolate — is recorded with
+   * approval_decide where it lands (answerElicitation); this call waits for the decision in the
+   * session rather than for that POST, which keeps each request's I/O in its own request.
    */
   async function approve(
     tool: string,
@@ -213,34 +215,31 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean): Serv
         `(or with approval_decide), then call call_tool again with approval_id "${approvalId}".`,
     );
     if (!elicits) return pending;
-    let action: string;
-    try {
-      const answer = await extra.sendRequest(
-        {
-          method: "elicitation/create",
-          params: {
-            mode: "form",
-            message: `Allow the call of ${tool} with ${JSON.stringify(args).slice(0, 1000)}?`,
-            requestedSchema: { type: "object", properties: {} },
-          },
+    await live.get(`${address.tenant}/${address.sid}`)?.transport.send(
+      {
+        jsonrpc: "2.0",
+        id: `${ELICIT_ID_PREFIX}${approvalId}`,
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: `Allow the call of ${tool} with ${JSON.stringify(args).slice(0, 1000)}?`,
+          requestedSchema: { type: "object", properties: {} },
         },
-        ElicitResultSchema,
-        { timeout: ELICIT_TIMEOUT_MS },
-      );
-      action = answer.action;
-    } catch {
-      return pending;
+      },
+      { relatedRequestId: extra.requestId },
+    );
+    const deadline = Date.now() + ELICIT_TIMEOUT_MS;
+    for (let wait = 50; Date.now() < deadline && !extra.signal.aborted; wait = Math.min(wait * 2, 2_000)) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      const again = await run("tool_resolve", { name: tool, args, approval_id: approvalId });
+      if (!again.ok) {
+        return again.error.code === "approval_denied"
+          ? text(`The call of "${tool}" was declined by the user (approval ${approvalId}).`)
+          : opResult(again);
+      }
+      if ((again.value as { decision: string }).decision === "allow") return true;
     }
-    if (action === "cancel") return pending;
-    const decided = await run("approval_decide", {
-      approval_id: approvalId,
-      decision: action === "accept" ? "approve" : "deny",
-      by: "elicitation",
-    });
-    if (!decided.ok) return opResult(decided);
-    return action === "accept"
-      ? true
-      : text(`The call of "${tool}" was declined by the user (approval ${approvalId}).`);
+    return pending;
   }
 
   /** The call, forwarded to the upstream that owns the tool; its result comes back unchanged. */
@@ -296,6 +295,45 @@ async function liveFor(env: Env, address: SessionAddress, elicits: boolean, resu
   return { server, transport };
 }
 
+/**
+ * The client's answer to an approval's elicitation, recorded in the session with approval_decide
+ * (accept approves; decline and cancel deny); null for any other request.
+ */
+async function answerElicitation(
+  request: Request,
+  env: Env,
+  address: SessionAddress,
+): Promise<Response | null> {
+  if (request.method !== "POST") return null;
+  let body: unknown;
+  try {
+    body = await request.clone().json();
+  } catch {
+    return null;
+  }
+  const message = body as { id?: unknown; method?: unknown; result?: { action?: unknown }; error?: unknown };
+  if (
+    typeof message?.id !== "string" ||
+    !message.id.startsWith(ELICIT_ID_PREFIX) ||
+    message.method !== undefined
+  ) {
+    return null;
+  }
+  const action = message.result?.action;
+  await invoke(
+    env,
+    OPERATIONS_BY_NAME.get("approval_decide") as Operation,
+    {
+      approval_id: message.id.slice(ELICIT_ID_PREFIX.length),
+      decision: action === "accept" ? "approve" : "deny",
+      by: "elicitation",
+      ...(action === "accept" ? {} : { note: `the user answered ${String(action ?? "with an error")}` }),
+    },
+    address,
+  );
+  return new Response(null, { status: 202 });
+}
+
 function jsonRpcError(status: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 }
@@ -332,6 +370,8 @@ export async function handleGateway(request: Request, env: Env, tenant: string):
   const match = SESSION_ID.exec(sid);
   if (!match) return jsonRpcError(404, "Session not found");
   const address = { tenant, sid };
+  const answered = await answerElicitation(request, env, address);
+  if (answered) return answered;
   const { transport } = await liveFor(env, address, match[1] === "e", true);
   const response = await transport.handleRequest(request);
   if (request.method === "DELETE") live.delete(`${tenant}/${sid}`);
