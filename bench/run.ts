@@ -8,7 +8,7 @@ import { benchCatalog, evalQueries, ownLearnedTexts } from "./catalogs";
 import { costModel, PRICES } from "./cost";
 import { percentile, startBench, table } from "./harness";
 import { httpRatio } from "./http";
-import { loadSection } from "./load-section";
+import { loadSection, markedSection } from "./load-section";
 import { skillsBench } from "./skills";
 import { tokenEconomy } from "./tokens";
 
@@ -234,6 +234,6 @@ in merge batches of 2,500 to stay under the 5 MB body limit; fts queries cycle t
 
 ${http.table}
 
-${loadSection(previous)}${quality}`,
+${loadSection(previous)}${markedSection(previous, "gateway")}${quality}`,
 );
 console.log("wrote bench/RESULTS.md");

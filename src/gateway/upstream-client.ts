@@ -3,7 +3,13 @@
 // naming what went wrong, never as a thrown error the caller must guess at.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type JSONRPCMessage,
+  LATEST_PROTOCOL_VERSION,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import pkg from "../../package.json";
 
@@ -63,12 +69,8 @@ function reasonOf(err: unknown, timeoutMs: number): string {
   return `failed: ${message}`;
 }
 
-/** Opens a client, runs `work` and closes it, whatever happens. */
-async function withClient<T>(
-  target: UpstreamTarget,
-  limit: number,
-  work: (client: Client) => Promise<T>,
-): Promise<Outcome<T>> {
+/** A connected client (initialize done), for one upstream. */
+async function open(target: UpstreamTarget, limit: number): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(target.url, {
     fetch: boundedFetch(limit),
     requestInit: { headers: target.headers },
@@ -84,14 +86,139 @@ async function withClient<T>(
     { name: "trove-gateway", version: pkg.version },
     { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
   );
-  const options = { timeout: target.timeoutMs, maxTotalTimeout: target.timeoutMs };
   try {
-    await client.connect(transport, options);
+    await client.connect(transport, { timeout: target.timeoutMs, maxTotalTimeout: target.timeoutMs });
+  } catch (err) {
+    await client.close().catch(() => {});
+    throw err;
+  }
+  return client;
+}
+
+/** Opens a client, runs `work` and closes it, whatever happens. */
+async function withClient<T>(
+  target: UpstreamTarget,
+  limit: number,
+  work: (client: Client) => Promise<T>,
+): Promise<Outcome<T>> {
+  let client: Client | undefined;
+  try {
+    client = await open(target, limit);
     return { ok: true, value: await work(client) };
   } catch (err) {
     return { ok: false, reason: reasonOf(err, target.timeoutMs) };
   } finally {
+    await client?.close().catch(() => {});
+  }
+}
+
+/** How long an isolate reuses an upstream's handshake for its calls. */
+const HANDSHAKE_TTL_MS = 5 * 60_000;
+const MAX_HANDSHAKES = 500;
+
+/** What an initialize settled: the protocol version, and the session when the server keeps one. */
+interface Handshake {
+  protocolVersion: string;
+  sessionId: string | undefined;
+}
+
+/**
+ * Handshakes by caller key, so that a call costs the upstream one request, not three (initialize,
+ * initialized, call). Only these plain values are kept: a Worker cannot reuse a client's I/O
+ * across requests, so each call makes a new transport with them.
+ */
+const handshakes = new Map<string, { at: number; handshake: Promise<Handshake> }>();
+
+function handshakeFor(key: string, target: UpstreamTarget): Promise<Handshake> {
+  const held = handshakes.get(key);
+  if (held && Date.now() - held.at < HANDSHAKE_TTL_MS) return held.handshake;
+  const handshake = (async () => {
+    const client = await open(target, MAX_RESPONSE_BYTES);
+    const transport = client.transport as StreamableHTTPClientTransport;
+    const done = {
+      protocolVersion: transport.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+      sessionId: transport.sessionId,
+    };
+    // Closing the client drops its connection; the upstream's session (if any) stays for the calls.
     await client.close().catch(() => {});
+    return done;
+  })();
+  handshakes.set(key, { at: Date.now(), handshake });
+  handshake.catch(() => handshakes.delete(key));
+  if (handshakes.size > MAX_HANDSHAKES) {
+    const [oldest] = handshakes.keys();
+    if (oldest !== undefined) handshakes.delete(oldest);
+  }
+  return handshake;
+}
+
+/** One tools/call over a new transport in an established session; the JSON-RPC answer's result. */
+async function callOnce(
+  target: UpstreamTarget,
+  handshake: Handshake,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const transport = new StreamableHTTPClientTransport(target.url, {
+    fetch: boundedFetch(MAX_RESPONSE_BYTES),
+    requestInit: { headers: target.headers },
+    ...(handshake.sessionId ? { sessionId: handshake.sessionId } : {}),
+    reconnectionOptions: {
+      maxReconnectionDelay: 0,
+      initialReconnectionDelay: 0,
+      reconnectionDelayGrowFactor: 1,
+      maxRetries: 0,
+    },
+  });
+  transport.setProtocolVersion(handshake.protocolVersion);
+  const id = `trove-${crypto.randomUUID()}`;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answer = new Promise<JSONRPCMessage>((resolve, reject) => {
+    transport.onmessage = (message) => {
+      if ("id" in message && message.id === id && !("method" in message)) resolve(message);
+    };
+    transport.onerror = reject;
+    timer = setTimeout(() => reject(new Error(`timed out after ${target.timeoutMs} ms`)), target.timeoutMs);
+  });
+  try {
+    await transport.start();
+    await Promise.race([
+      transport.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }),
+      answer,
+    ]);
+    const message = (await answer) as { result?: unknown; error?: { code: number; message: string } };
+    if (message.error) throw Object.assign(new Error(message.error.message), { code: message.error.code });
+    const parsed = CallToolResultSchema.safeParse(message.result);
+    if (!parsed.success) throw new Error("malformed: its result is not an MCP tool result");
+    // The result as the upstream sent it, not as the schema re-shaped it.
+    return message.result as CallToolResult;
+  } finally {
+    clearTimeout(timer);
+    await transport.close().catch(() => {});
+  }
+}
+
+/**
+ * One tools/call, its result as the upstream gave it. `key` names the upstream as configured (its
+ * URL and sealed headers included): calls with the same key share a handshake. A 404 means the
+ * upstream forgot that session (MCP 2025-11-25, "Session Management"): the call did not run, so
+ * it is made again once in a new session.
+ */
+export async function callUpstreamTool(
+  key: string,
+  target: UpstreamTarget,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Outcome<CallToolResult>> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { ok: true, value: await callOnce(target, await handshakeFor(key, target), name, args) };
+    } catch (err) {
+      const code = (err as { code?: number }).code;
+      if (code === 404 || code === -1) handshakes.delete(key);
+      if (attempt === 0 && code === 404) continue;
+      return { ok: false, reason: reasonOf(err, target.timeoutMs) };
+    }
   }
 }
 
@@ -110,17 +237,5 @@ export function listUpstreamTools(target: UpstreamTarget): Promise<Outcome<Tool[
       if (!cursor) return tools;
     }
     throw new Error(`its tool list runs past ${MAX_LIST_PAGES} pages`);
-  });
-}
-
-/** One tools/call, its result as the upstream gave it. */
-export function callUpstreamTool(
-  target: UpstreamTarget,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<Outcome<CallToolResult>> {
-  return withClient(target, MAX_RESPONSE_BYTES, async (client) => {
-    const options = { timeout: target.timeoutMs, maxTotalTimeout: target.timeoutMs };
-    return (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
   });
 }

@@ -257,7 +257,9 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean): Serv
         return text(`upstream "${target.name}" failed: its headers cannot be opened`);
       headers = await openHeaders(env.TROVE_SECRETS_KEY, address.tenant, target.name, target.headers);
     }
+    const key = `${address.tenant}/${target.name}\n${target.url}\n${target.headers ?? ""}\n${target.timeout_ms}`;
     const result = await callUpstreamTool(
+      key,
       { url: new URL(target.url), headers, timeoutMs: target.timeout_ms },
       name.slice(namespace.length + 1),
       args,

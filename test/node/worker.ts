@@ -52,6 +52,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Run
       LEARNING: { className: "LearningObject", useSQLite: true },
       CATALOGS: { className: "CatalogObject", useSQLite: true },
       CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
+      UPSTREAMS: { className: "UpstreamObject", useSQLite: true },
     },
     bindings: { TROVE_API_KEYS: options.apiKeys ?? TEST_KEYS, ...options.bindings },
     host: "127.0.0.1",
