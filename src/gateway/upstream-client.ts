@@ -152,13 +152,19 @@ function handshakeFor(key: string, target: UpstreamTarget): Promise<Handshake> {
   return handshake;
 }
 
+/** A forwarded call's result, and whether the upstream said meanwhile that its tool list changed. */
+export interface Forwarded {
+  result: CallToolResult;
+  listChanged: boolean;
+}
+
 /** One tools/call over a new transport in an established session; the JSON-RPC answer's result. */
 async function callOnce(
   target: UpstreamTarget,
   handshake: Handshake,
   name: string,
   args: Record<string, unknown>,
-): Promise<CallToolResult> {
+): Promise<Forwarded> {
   const transport = new StreamableHTTPClientTransport(target.url, {
     fetch: boundedFetch(MAX_RESPONSE_BYTES),
     requestInit: { headers: target.headers },
@@ -173,8 +179,10 @@ async function callOnce(
   transport.setProtocolVersion(handshake.protocolVersion);
   const id = `trove-${crypto.randomUUID()}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let listChanged = false;
   const answer = new Promise<JSONRPCMessage>((resolve, reject) => {
     transport.onmessage = (message) => {
+      if ("method" in message && message.method === "notifications/tools/list_changed") listChanged = true;
       if ("id" in message && message.id === id && !("method" in message)) resolve(message);
     };
     transport.onerror = reject;
@@ -191,7 +199,7 @@ async function callOnce(
     const parsed = CallToolResultSchema.safeParse(message.result);
     if (!parsed.success) throw new Error("malformed: its result is not an MCP tool result");
     // The result as the upstream sent it, not as the schema re-shaped it.
-    return message.result as CallToolResult;
+    return { result: message.result as CallToolResult, listChanged };
   } finally {
     clearTimeout(timer);
     await transport.close().catch(() => {});
@@ -209,7 +217,7 @@ export async function callUpstreamTool(
   target: UpstreamTarget,
   name: string,
   args: Record<string, unknown>,
-): Promise<Outcome<CallToolResult>> {
+): Promise<Outcome<Forwarded>> {
   for (let attempt = 0; ; attempt++) {
     try {
       return { ok: true, value: await callOnce(target, await handshakeFor(key, target), name, args) };

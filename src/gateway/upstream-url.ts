@@ -65,9 +65,11 @@ export function checkUpstreamUrl(raw: string, allowLoopbackHttp: boolean): URL {
   if (url.protocol !== "https:")
     throw refuse("url must be https (plain http only to loopback in development)");
   const v4 = ipv4(host);
-  if (v4 ? privateV4(v4) : host.startsWith("[") && privateV6(host.slice(1, -1))) {
+  const v6 = host.startsWith("[");
+  if (v4 ? privateV4(v4) : v6 && privateV6(host.slice(1, -1))) {
     throw refuse("url names a private, loopback, link-local or metadata address");
   }
+  if (v4 || v6) return url;
   if (LOCAL_NAMES.test(host) || METADATA_NAMES.has(host) || !host.includes(".")) {
     throw refuse("url names a local or internal host");
   }

@@ -110,7 +110,9 @@ export function createApp(): Hono<AppEnv> {
     ),
   );
   // The gateway in front of the tenant's upstream MCP servers (docs/gateway.md).
-  app.all("/v1/gateway/mcp", (c) => handleGateway(c.req.raw, c.env, c.get("tenant")));
+  app.all("/v1/gateway/mcp", (c) =>
+    handleGateway(c.req.raw, c.env, c.get("tenant"), (promise) => c.executionCtx.waitUntil(promise)),
+  );
   // Every operation answers POST /v1/sessions/{sid}/{name} (what the client and MCP use); the
   // session resource also answers GET, PUT and DELETE on its own path.
   const resource: { method: string; op: Operation }[] = [];

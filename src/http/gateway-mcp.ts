@@ -65,6 +65,18 @@ interface Live {
 }
 
 const live = new Map<string, Live>();
+/** When an isolate last asked for an upstream's import because it said its list changed. */
+const refreshedAt = new Map<string, number>();
+/** An upstream saying its list changed at every call gets one import per this long per isolate. */
+const REFRESH_GAP_MS = 10_000;
+
+function refreshDue(key: string): boolean {
+  const last = refreshedAt.get(key) ?? 0;
+  if (Date.now() - last < REFRESH_GAP_MS) return false;
+  refreshedAt.set(key, Date.now());
+  if (refreshedAt.size > MAX_LIVE) refreshedAt.delete(refreshedAt.keys().next().value as string);
+  return true;
+}
 const targetCache = new Map<string, { at: number; targets: Promise<UpstreamTargetRow[]> }>();
 
 const upstreamObject = (env: Env, tenant: string) => env.UPSTREAMS.get(env.UPSTREAMS.idFromName(tenant));
@@ -112,7 +124,10 @@ async function openSession(env: Env, address: SessionAddress): Promise<void> {
   }
 }
 
-function createServer(env: Env, address: SessionAddress, elicits: boolean): Server {
+/** Work that outlives the request (the worker's ExecutionContext.waitUntil). */
+type WaitUntil = (promise: Promise<unknown>) => void;
+
+function createServer(env: Env, address: SessionAddress, elicits: boolean, waitUntil: WaitUntil): Server {
   const run = (name: string, args: unknown) =>
     invoke(env, OPERATIONS_BY_NAME.get(name) as Operation, args, address);
   const server = new Server(
@@ -265,18 +280,28 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean): Serv
       args,
     );
     if (!result.ok) return text(`upstream "${target.name}" ${result.reason}`);
-    return result.value;
+    // The upstream said its tools changed: import them again, after this answer.
+    if (result.value.listChanged && refreshDue(`${address.tenant}/${target.name}`)) {
+      waitUntil(upstreamObject(env, address.tenant).refresh(address.tenant, target.name));
+    }
+    return result.value.result;
   }
 
   return server;
 }
 
 /** Starts a server for a session, marking it initialized when its initialize went elsewhere. */
-async function liveFor(env: Env, address: SessionAddress, elicits: boolean, resumed: boolean): Promise<Live> {
+async function liveFor(
+  env: Env,
+  address: SessionAddress,
+  elicits: boolean,
+  resumed: boolean,
+  waitUntil: WaitUntil,
+): Promise<Live> {
   const key = `${address.tenant}/${address.sid}`;
   const held = live.get(key);
   if (held) return held;
-  const server = createServer(env, address, elicits);
+  const server = createServer(env, address, elicits, waitUntil);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => address.sid });
   await server.connect(transport);
   if (resumed) {
@@ -343,9 +368,14 @@ function jsonRpcError(status: number, message: string): Response {
 /**
  * Answers one HTTP request to `/v1/gateway/mcp` (already authenticated: the tenant is the key's).
  *
- * @example app.all("/v1/gateway/mcp", (c) => handleGateway(c.req.raw, c.env, c.get("tenant")))
+ * @example app.all("/v1/gateway/mcp", (c) => handleGateway(c.req.raw, c.env, c.get("tenant"), (p) => c.executionCtx.waitUntil(p)))
  */
-export async function handleGateway(request: Request, env: Env, tenant: string): Promise<Response> {
+export async function handleGateway(
+  request: Request,
+  env: Env,
+  tenant: string,
+  waitUntil: WaitUntil,
+): Promise<Response> {
   const sid = request.headers.get("mcp-session-id");
   if (sid === null) {
     if (request.method !== "POST")
@@ -366,7 +396,7 @@ export async function handleGateway(request: Request, env: Env, tenant: string):
     const elicits = message.params?.capabilities?.elicitation !== undefined;
     const address = { tenant, sid: `gw${elicits ? "e" : ""}-${crypto.randomUUID()}` };
     await openSession(env, address);
-    const { transport } = await liveFor(env, address, elicits, false);
+    const { transport } = await liveFor(env, address, elicits, false, waitUntil);
     return transport.handleRequest(request, { parsedBody: body });
   }
   const match = SESSION_ID.exec(sid);
@@ -374,7 +404,7 @@ export async function handleGateway(request: Request, env: Env, tenant: string):
   const address = { tenant, sid };
   const answered = await answerElicitation(request, env, address);
   if (answered) return answered;
-  const { transport } = await liveFor(env, address, match[1] === "e", true);
+  const { transport } = await liveFor(env, address, match[1] === "e", true, waitUntil);
   const response = await transport.handleRequest(request);
   if (request.method === "DELETE") live.delete(`${tenant}/${sid}`);
   return response;

@@ -68,8 +68,12 @@ beforeAll(async () => {
     timeout_ms: 300,
   });
   expect(slow.json.status).toBe("ok");
+  // An upstream that adds a tool while it runs, and says so.
+  expect(
+    (await call("PUT", "/v1/upstreams/lively", { url: "https://sse.upstream.test/mcp" })).json.tools,
+  ).toBe(56);
   const profile = await call("PUT", "/v1/gateway/profile", {
-    upstreams: ["tools", "hasty"],
+    upstreams: ["tools", "hasty", "lively"],
     policy: { approval: ["tools.delete_*"], deny: ["tools.update_user"] },
     always_loaded_patterns: ["tools.echo"],
   });
@@ -85,12 +89,12 @@ describe("the gateway", () => {
     expect(listed).toContain("call_tool");
     expect(listed).toContain("tools.echo");
     expect(listed).not.toContain("tools.delete_invoice");
-    // 110 upstream tools in the catalog, a handful listed.
-    expect(listed.filter((n) => n.startsWith("tools.") || n.startsWith("hasty."))).toEqual(["tools.echo"]);
+    // 166 upstream tools in the catalog, a handful listed.
+    expect(listed.filter((n) => /^(tools|hasty|lively)\./.test(n))).toEqual(["tools.echo"]);
     // The gateway's session is a Trove session like any other.
     const state = await op(sid, "session_get", {});
     expect(state.json.catalog.published.name).toBe("_gateway");
-    expect(state.json.catalog.tools).toBe(109); // 110 less the denied tools.update_user
+    expect(state.json.catalog.tools).toBe(165); // 166 less the denied tools.update_user
   });
 
   it("search → list_changed → call_tool → the upstream's result, unchanged", async () => {
@@ -212,6 +216,19 @@ describe("the gateway", () => {
       terms = (await call("GET", `/v1/learning/tools/${tool}`)).json.terms;
     }
     expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining(["reschedule", "meeting"]));
+  });
+
+  it("imports an upstream again when it says during a call that its tools changed", async () => {
+    const { client } = await connect();
+    const grown = await callTool(client, "call_tool", { name: "lively.grow", arguments: {} });
+    expect(grown).toEqual({ content: [{ type: "text", text: "grown" }] });
+    // The import runs after the answer: wait until the upstream serves the new tool.
+    let tools = 0;
+    for (let i = 0; i < 200 && tools !== 57; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      tools = (await call("GET", "/v1/upstreams/lively")).json.tools;
+    }
+    expect(tools).toBe(57);
   });
 
   it("gives another tenant none of this tenant's upstreams", async () => {
