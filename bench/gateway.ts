@@ -8,14 +8,12 @@
 //  - tokens: tools/list through the gateway at 500 upstream tools vs the upstream's own full list
 //    (o200k_base tokens of the tools' JSON; target ≤ 1,000).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { cpus } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import fixture from "../test/fixtures/mcp-upstream/server";
+import { serveUpstream } from "../test/fixtures/mcp-upstream/node-server";
 import { startWorker } from "../test/node/worker";
 import { table } from "./harness";
 import { withMarkedSection } from "./load-section";
@@ -23,29 +21,6 @@ import { withMarkedSection } from "./load-section";
 const CALLS = Number(process.env.BENCH_GATEWAY_CALLS ?? 500);
 const WARMUP = 30;
 const KEY = "key-a";
-
-/** The fixture's fetch handler as a Node HTTP server on a free loopback port. */
-async function serveUpstream(): Promise<{ url: string; close: () => void }> {
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      if (typeof value === "string") headers.set(name, value);
-    const response = await fixture.fetch(
-      new Request(`http://127.0.0.1${req.url}`, {
-        method: req.method,
-        headers,
-        body: body && req.method !== "GET" ? body : undefined,
-      }),
-    );
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
 
 async function client(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const c = new Client({ name: "bench", version: "1.0.0" });
