@@ -263,8 +263,14 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean, waitU
     namespace: string,
     args: Record<string, unknown>,
   ): Promise<CallToolResult> {
-    const targets = await targetsOf(env, address.tenant);
-    const target = targets.find((t) => t.namespace === namespace && name.startsWith(`${namespace}.`));
+    const owner = (targets: UpstreamTargetRow[]) =>
+      targets.find((t) => t.namespace === namespace && name.startsWith(`${namespace}.`));
+    // An upstream added since this isolate last asked is not in its list yet: ask again once.
+    let target = owner(await targetsOf(env, address.tenant));
+    if (!target) {
+      targetCache.delete(address.tenant);
+      target = owner(await targetsOf(env, address.tenant));
+    }
     if (!target) return text(`no upstream serves "${name}" any more`);
     let headers: Record<string, string> = {};
     if (target.headers !== null) {

@@ -1,6 +1,10 @@
 // The gateway over real HTTP on loopback: Trove in Miniflare with TROVE_GATEWAY_DEV=1, the
 // fixture's MCP servers (official SDK) served by Node at http://127.0.0.1, and the official SDK
-// client in Node; then /inspect in headless Chromium accepting a changed upstream tool.
+// client in Node; `@modelcontextprotocol/server-everything` from npm started on loopback as an
+// upstream that keeps MCP sessions; then /inspect in headless Chromium accepting a changed tool.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -91,6 +95,93 @@ describe("the gateway on loopback", () => {
     });
     expect(echoed).toEqual({ content: [{ type: "text", text: "hi" }], structuredContent: { echoed: "hi" } });
     await client.close();
+  });
+});
+
+/** A free loopback port (taken, then given back). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** server-everything's Streamable HTTP server on `port`, once it says it listens. */
+async function startEverything(port: number): Promise<ChildProcess> {
+  const entry = fileURLToPath(
+    new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+  );
+  const child = spawn(process.execPath, [entry, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let seen = "";
+    child.stderr?.on("data", (chunk) => {
+      seen += String(chunk);
+      if (seen.includes("listening on port")) resolve();
+    });
+    child.on("exit", (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
+  });
+  return child;
+}
+
+describe("@modelcontextprotocol/server-everything behind the gateway", () => {
+  let everything: ChildProcess;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    everything = await startEverything(port);
+  });
+  afterAll(() => {
+    everything?.kill();
+  });
+
+  it("imports its tools and forwards calls in its session, results unchanged", async () => {
+    const put = await api("PUT", "/v1/upstreams/everything", { url: `http://127.0.0.1:${port}/mcp` });
+    expect(put.status).toBe("ok");
+    expect(put.tools).toBeGreaterThanOrEqual(10);
+    await api("PUT", "/v1/gateway/profile", { upstreams: ["everything"] });
+    const direct = new Client({ name: "direct", version: "1.0.0" });
+    await direct.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    const gateway = new Client({ name: "node-test", version: "1.0.0" });
+    await gateway.connect(
+      new StreamableHTTPClientTransport(new URL(`${worker.url}/v1/gateway/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${KEY}` } },
+      }),
+    );
+    const found = await gateway.callTool({ name: "tool_search", arguments: { query: "sum of two numbers" } });
+    expect((found.structuredContent as { tools: { name: string }[] }).tools[0]?.name).toBe(
+      "everything.get-sum",
+    );
+    const sum = await gateway.callTool({
+      name: "call_tool",
+      arguments: { name: "everything.get-sum", arguments: { a: 2, b: 3 } },
+    });
+    expect(sum).toEqual(await direct.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } }));
+    // Several calls in the upstream's session (it keeps one): each answered as the upstream does.
+    for (const message of ["one", "two", "three"]) {
+      const echoed = await gateway.callTool({
+        name: "call_tool",
+        arguments: { name: "everything.echo", arguments: { message } },
+      });
+      expect(echoed).toEqual(await direct.callTool({ name: "echo", arguments: { message } }));
+    }
+    const image = await gateway.callTool({
+      name: "call_tool",
+      arguments: { name: "everything.get-tiny-image", arguments: {} },
+    });
+    expect(image).toEqual(await direct.callTool({ name: "get-tiny-image", arguments: {} }));
+    // Its arguments are checked against its schema before anything is sent.
+    const invalid = await gateway.callTool({
+      name: "call_tool",
+      arguments: { name: "everything.get-sum", arguments: { a: "x" } },
+    });
+    expect(invalid.isError).toBe(true);
+    expect((invalid.content as { text: string }[])[0]?.text).toContain("invalid_arguments");
+    await gateway.close();
+    await direct.close();
   });
 });
 
