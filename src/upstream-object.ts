@@ -139,7 +139,13 @@ export class UpstreamObject extends DurableObject<Env> implements UpstreamRpc {
         );
         return;
       }
-      headers = await openHeaders(key, tenant, name, row.headers);
+      try {
+        headers = await openHeaders(key, tenant, name, row.headers);
+      } catch {
+        const reason = "its headers cannot be opened: they were sealed under another TROVE_SECRETS_KEY";
+        this.#store.failed(name, reason, new Date().toISOString());
+        return;
+      }
     }
     const listed = await listUpstreamTools({ url: new URL(row.url), headers, timeoutMs: row.timeout_ms });
     // The list took a while: the upstream may have been replaced or removed meanwhile.

@@ -274,9 +274,16 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean, waitU
     if (!target) return text(`no upstream serves "${name}" any more`);
     let headers: Record<string, string> = {};
     if (target.headers !== null) {
-      if (!env.TROVE_SECRETS_KEY)
-        return text(`upstream "${target.name}" failed: its headers cannot be opened`);
-      headers = await openHeaders(env.TROVE_SECRETS_KEY, address.tenant, target.name, target.headers);
+      const unreadable = text(
+        `upstream "${target.name}" failed: its headers cannot be opened (TROVE_SECRETS_KEY)`,
+      );
+      if (!env.TROVE_SECRETS_KEY) return unreadable;
+      try {
+        headers = await openHeaders(env.TROVE_SECRETS_KEY, address.tenant, target.name, target.headers);
+      } catch {
+        // Sealed under another key (the secret changed): PUT the upstream again.
+        return unreadable;
+      }
     }
     const key = `${address.tenant}/${target.name}\n${target.url}\n${target.headers ?? ""}\n${target.timeout_ms}`;
     const result = await callUpstreamTool(
@@ -404,6 +411,14 @@ export async function handleGateway(
     await openSession(env, address);
     const { transport } = await liveFor(env, address, elicits, false, waitUntil);
     return transport.handleRequest(request, { parsedBody: body });
+  }
+  // No standalone SSE stream: everything the gateway sends goes on the stream of the request it
+  // concerns, so no stream outlives its request (MCP 2025-11-25 allows 405 here).
+  if (request.method === "GET") {
+    return Response.json(
+      { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: use POST" }, id: null },
+      { status: 405, headers: { allow: "POST, DELETE" } },
+    );
   }
   const match = SESSION_ID.exec(sid);
   if (!match) return jsonRpcError(404, "Session not found");

@@ -256,6 +256,13 @@ describe("the gateway", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(noSession.status).toBe(400);
+    // No standalone stream: GET is refused even with a session.
+    const { sid } = await connect();
+    const get = await SELF.fetch(GATEWAY, {
+      headers: { authorization: `Bearer ${KEY_A}`, accept: "text/event-stream", "mcp-session-id": sid },
+    });
+    expect(get.status).toBe(405);
+    await get.body?.cancel();
     expect((await noSession.json()) as object).toMatchObject({
       error: { message: expect.stringMatching(/initialize/) },
     });
