@@ -158,4 +158,22 @@ describe("upstreams", () => {
       await call("PUT", "/v1/gateway/profile", {});
     }
   });
+
+  it("without review, records the change and serves the tool as it is now", async () => {
+    await call("PUT", "/v1/gateway/profile", {});
+    await setForecastVersion(1);
+    try {
+      await upstream("open", { url: "https://tools.upstream.test/mcp" });
+      await setForecastVersion(2);
+      const refreshed = await call("POST", "/v1/upstreams/open/refresh");
+      expect(refreshed.json.tools).toBe(55);
+      expect(refreshed.json.changes[0]).toMatchObject({ tool: "forecast", status: "accepted" });
+      expect(refreshed.json.changes[0].after.description).toMatch(/id_rsa/);
+      // Nothing changed since: a refresh records nothing more.
+      const again = await call("POST", "/v1/upstreams/open/refresh");
+      expect(again.json.changes).toHaveLength(1);
+    } finally {
+      await setForecastVersion(1);
+    }
+  });
 });
