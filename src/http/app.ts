@@ -14,7 +14,7 @@ import { authorize } from "./auth";
 import { readInput } from "./body";
 import { docsPage } from "./docs-page";
 import { errorResponse, onError } from "./errors";
-import { handleGateway } from "./gateway-mcp";
+import { handleGateway } from "./gateway-endpoint";
 import { checkHost } from "./host";
 import { bundleInfo, VERSION } from "./info";
 import { inspectPage } from "./inspect";

@@ -1,15 +1,15 @@
-// The gateway (docs/gateway.md): POST /v1/gateway/mcp is one MCP server in front of the tenant's
-// upstream MCP servers. `initialize` opens a Trove session configured by the tenant's gateway
-// profile, whose id is the Mcp-Session-Id; tools/list lists what that session shows (Trove's
-// model-facing tools, always-loaded and activated tools) plus `call_tool`; a call passes
-// tool_resolve's gates and is forwarded to the upstream that owns the tool. Trove runs no tool code.
+// The gateway's MCP server (docs/gateway.md), one per gateway session: tools/list lists what the
+// session shows (Trove's model-facing tools, always-loaded and activated tools) plus `call_tool`;
+// a call passes tool_resolve's gates and is forwarded to the upstream that owns the tool, whose
+// answer comes back unchanged. Trove runs no tool code. The HTTP side: gateway-endpoint.ts.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  type JSONRPCMessage,
   ListToolsRequestSchema,
+  type RequestId,
   type ServerNotification,
   type ServerRequest,
   type Tool,
@@ -17,10 +17,10 @@ import {
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { z } from "zod";
 import type { Env } from "../env";
-import { GATEWAY_CATALOG, type GatewayProfile } from "../gateway/profile";
 import { openHeaders } from "../gateway/secrets";
 import { callUpstreamTool } from "../gateway/upstream-client";
 import type { UpstreamTargetRow } from "../gateway/upstream-rpc";
+import type { ToolResolveOutput } from "../ops/activation-ops";
 import type { OpResult, SessionAddress } from "../ops/dispatch";
 import type { Operation } from "../ops/operation";
 import { OPERATIONS_BY_NAME } from "../ops/registry";
@@ -29,14 +29,10 @@ import { invoke } from "./invoke";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** A session id says whether its client declared elicitation, so any isolate can serve it. */
-const SESSION_ID = /^gw(e?)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** Live servers kept per isolate (the oldest closes first); any other isolate rebuilds one. */
-const MAX_LIVE = 500;
 /** How long an isolate reuses the tenant's upstream list before asking its object again. */
 const TARGETS_TTL_MS = 30_000;
 /** The id of an elicitation asking for an approval: this prefix, then the approval's id. */
-const ELICIT_ID_PREFIX = "trove-approval:";
+export const ELICIT_ID_PREFIX = "trove-approval:";
 /** How long a person has to answer an approval asked by elicitation. */
 const ELICIT_TIMEOUT_MS = 10 * 60_000;
 
@@ -59,12 +55,6 @@ const CALL_TOOL: Tool = {
   },
 };
 
-interface Live {
-  server: Server;
-  transport: WebStandardStreamableHTTPServerTransport;
-}
-
-const live = new Map<string, Live>();
 /** When an isolate last asked for an upstream's import because it said its list changed. */
 const refreshedAt = new Map<string, number>();
 /** An upstream saying its list changed at every call gets one import per this long per isolate. */
@@ -74,12 +64,13 @@ function refreshDue(key: string): boolean {
   const last = refreshedAt.get(key) ?? 0;
   if (Date.now() - last < REFRESH_GAP_MS) return false;
   refreshedAt.set(key, Date.now());
-  if (refreshedAt.size > MAX_LIVE) refreshedAt.delete(refreshedAt.keys().next().value as string);
+  if (refreshedAt.size > 1_000) refreshedAt.delete(refreshedAt.keys().next().value as string);
   return true;
 }
 const targetCache = new Map<string, { at: number; targets: Promise<UpstreamTargetRow[]> }>();
 
-const upstreamObject = (env: Env, tenant: string) => env.UPSTREAMS.get(env.UPSTREAMS.idFromName(tenant));
+export const upstreamObject = (env: Env, tenant: string) =>
+  env.UPSTREAMS.get(env.UPSTREAMS.idFromName(tenant));
 
 function targetsOf(env: Env, tenant: string): Promise<UpstreamTargetRow[]> {
   const held = targetCache.get(tenant);
@@ -104,30 +95,27 @@ function opResult(result: OpResult): CallToolResult {
   };
 }
 
-/** The session's config from the profile: its upstreams' catalog, policy and loading. */
-function sessionConfig(profile: GatewayProfile, withCatalog: boolean) {
-  return {
-    ...(withCatalog ? { catalog: GATEWAY_CATALOG } : {}),
-    policy: profile.policy,
-    always_loaded_patterns: profile.always_loaded_patterns,
-    default_loading_mode: profile.default_loading_mode,
-  };
-}
-
-/** Configures the new session; without any upstream published yet, it starts with no catalog. */
-async function openSession(env: Env, address: SessionAddress): Promise<void> {
-  const profile = await upstreamObject(env, address.tenant).profile();
-  const configure = OPERATIONS_BY_NAME.get("session_configure") as Operation;
-  const result = await invoke(env, configure, sessionConfig(profile, true), address);
-  if (!result.ok && result.error.code === "unknown_catalog") {
-    await invoke(env, configure, sessionConfig(profile, false), address);
-  }
-}
-
 /** Work that outlives the request (the worker's ExecutionContext.waitUntil). */
-type WaitUntil = (promise: Promise<unknown>) => void;
+export type WaitUntil = (promise: Promise<unknown>) => void;
 
-function createServer(env: Env, address: SessionAddress, elicits: boolean, waitUntil: WaitUntil): Server {
+/** Sends a message to the client on the stream of the request `relatedRequestId`. */
+export type SendToClient = (
+  message: JSONRPCMessage,
+  options: { relatedRequestId: RequestId },
+) => Promise<void>;
+
+/**
+ * The MCP server of one gateway session. `elicits`: the client declared elicitation; `send`
+ * reaches the session's transport (for approval elicitations, whose answers come back as POSTs of
+ * their own: see ELICIT_ID_PREFIX).
+ */
+export function createServer(
+  env: Env,
+  address: SessionAddress,
+  elicits: boolean,
+  waitUntil: WaitUntil,
+  send: SendToClient,
+): Server {
   const run = (name: string, args: unknown) =>
     invoke(env, OPERATIONS_BY_NAME.get(name) as Operation, args, address);
   const server = new Server(
@@ -179,7 +167,7 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean, waitU
       ...(approvalId ? { approval_id: approvalId } : {}),
     });
     if (!resolved.ok) return opResult(resolved);
-    const decision = resolved.value as z.input<typeof import("../ops/activation-ops").ToolResolveOutput>;
+    const decision = resolved.value as z.input<typeof ToolResolveOutput>;
     const op = OPERATIONS_BY_NAME.get(decision.name);
     if (op?.model) return builtin(op, args, extra);
     if (decision.activated) await listChanged(extra);
@@ -230,7 +218,7 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean, waitU
         `(or with approval_decide), then call call_tool again with approval_id "${approvalId}".`,
     );
     if (!elicits) return pending;
-    await live.get(`${address.tenant}/${address.sid}`)?.transport.send(
+    await send(
       {
         jsonrpc: "2.0",
         id: `${ELICIT_ID_PREFIX}${approvalId}`,
@@ -301,132 +289,4 @@ function createServer(env: Env, address: SessionAddress, elicits: boolean, waitU
   }
 
   return server;
-}
-
-/** Starts a server for a session, marking it initialized when its initialize went elsewhere. */
-async function liveFor(
-  env: Env,
-  address: SessionAddress,
-  elicits: boolean,
-  resumed: boolean,
-  waitUntil: WaitUntil,
-): Promise<Live> {
-  const key = `${address.tenant}/${address.sid}`;
-  const held = live.get(key);
-  if (held) return held;
-  const server = createServer(env, address, elicits, waitUntil);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => address.sid });
-  await server.connect(transport);
-  if (resumed) {
-    // This isolate did not see the session's initialize: take it as done, as the id says.
-    const state = transport as unknown as { sessionId?: string; _initialized: boolean };
-    state.sessionId = address.sid;
-    state._initialized = true;
-    (server as unknown as { _clientCapabilities: object })._clientCapabilities = elicits
-      ? { elicitation: {} }
-      : {};
-  }
-  live.set(key, { server, transport });
-  if (live.size > MAX_LIVE) {
-    const [oldest, entry] = live.entries().next().value as [string, Live];
-    live.delete(oldest);
-    void entry.server.close();
-  }
-  return { server, transport };
-}
-
-/**
- * The client's answer to an approval's elicitation, recorded in the session with approval_decide
- * (accept approves; decline and cancel deny); null for any other request.
- */
-async function answerElicitation(
-  request: Request,
-  env: Env,
-  address: SessionAddress,
-): Promise<Response | null> {
-  if (request.method !== "POST") return null;
-  let body: unknown;
-  try {
-    body = await request.clone().json();
-  } catch {
-    return null;
-  }
-  const message = body as { id?: unknown; method?: unknown; result?: { action?: unknown }; error?: unknown };
-  if (
-    typeof message?.id !== "string" ||
-    !message.id.startsWith(ELICIT_ID_PREFIX) ||
-    message.method !== undefined
-  ) {
-    return null;
-  }
-  const action = message.result?.action;
-  await invoke(
-    env,
-    OPERATIONS_BY_NAME.get("approval_decide") as Operation,
-    {
-      approval_id: message.id.slice(ELICIT_ID_PREFIX.length),
-      decision: action === "accept" ? "approve" : "deny",
-      by: "elicitation",
-      ...(action === "accept" ? {} : { note: `the user answered ${String(action ?? "with an error")}` }),
-    },
-    address,
-  );
-  return new Response(null, { status: 202 });
-}
-
-function jsonRpcError(status: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
-}
-
-/**
- * Answers one HTTP request to `/v1/gateway/mcp` (already authenticated: the tenant is the key's).
- *
- * @example app.all("/v1/gateway/mcp", (c) => handleGateway(c.req.raw, c.env, c.get("tenant"), (p) => c.executionCtx.waitUntil(p)))
- */
-export async function handleGateway(
-  request: Request,
-  env: Env,
-  tenant: string,
-  waitUntil: WaitUntil,
-): Promise<Response> {
-  const sid = request.headers.get("mcp-session-id");
-  if (sid === null) {
-    if (request.method !== "POST")
-      return jsonRpcError(400, "Bad Request: no Mcp-Session-Id; initialize first");
-    let body: unknown;
-    try {
-      body = await request.clone().json();
-    } catch {
-      return Response.json(
-        { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null },
-        { status: 400 },
-      );
-    }
-    const message = body as { method?: string; params?: { capabilities?: { elicitation?: unknown } } };
-    if (message?.method !== "initialize") {
-      return jsonRpcError(400, "Bad Request: no Mcp-Session-Id; initialize first");
-    }
-    const elicits = message.params?.capabilities?.elicitation !== undefined;
-    const address = { tenant, sid: `gw${elicits ? "e" : ""}-${crypto.randomUUID()}` };
-    await openSession(env, address);
-    const { transport } = await liveFor(env, address, elicits, false, waitUntil);
-    return transport.handleRequest(request, { parsedBody: body });
-  }
-  // No standalone SSE stream: everything the gateway sends goes on the stream of the request it
-  // concerns, so no stream outlives its request (MCP 2025-11-25 allows 405 here).
-  if (request.method === "GET") {
-    return Response.json(
-      { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: use POST" }, id: null },
-      { status: 405, headers: { allow: "POST, DELETE" } },
-    );
-  }
-  const match = SESSION_ID.exec(sid);
-  if (!match) return jsonRpcError(404, "Session not found");
-  const address = { tenant, sid };
-  const answered = await answerElicitation(request, env, address);
-  if (answered) return answered;
-  const { transport } = await liveFor(env, address, match[1] === "e", true, waitUntil);
-  const response = await transport.handleRequest(request);
-  if (request.method === "DELETE") live.delete(`${tenant}/${sid}`);
-  return response;
 }
