@@ -8,7 +8,7 @@
 //  - tokens: tools/list through the gateway at 500 upstream tools vs the upstream's own full list
 //    (o200k_base tokens of the tools' JSON; target ≤ 1,000).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -140,7 +140,9 @@ async function main(): Promise<void> {
 Trove in Miniflare and the fixture's upstream MCP server (official SDK, test/fixtures/mcp-upstream/)
 in Node, both on loopback; ${machine}; run ${new Date().toISOString().slice(0, 16)}Z. The three
 calls are timed in turn, round after round (${CALLS} rounds after ${WARMUP} warm-up), so that they
-meet the same load on this shared machine. Overhead = gateway p50 − direct p50.
+meet the same load on this shared machine (load average ${loadavg()[0]?.toFixed(1)} when it ended: figures
+grow with it). Overhead = gateway p50 − direct p50; the gates-only row is what Trove's own request
+costs before any forwarding.
 
 ${latency}
 
