@@ -2,9 +2,10 @@
 // to real MCP servers (test/fixtures/mcp-upstream/, an auxiliary worker built with the official
 // SDK), pages through tools/list and publishes the tools as a catalog; headers are sealed and never
 // come back; URLs are guarded; changes after import are recorded and, in review, held back.
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, KEY_B } from "../support/http";
+import { Trove } from "../../packages/client/src/index";
+import { call, KEY_A, KEY_B } from "../support/http";
 
 const upstream = (name: string, body: unknown, key?: string) =>
   call("PUT", `/v1/upstreams/${name}`, body, key);
@@ -175,5 +176,19 @@ describe("upstreams", () => {
     } finally {
       await setForecastVersion(1);
     }
+  });
+
+  it("are methods of the typed client's tenant", async () => {
+    const trove = new Trove({
+      baseUrl: "https://trove.test",
+      apiKey: KEY_A,
+      fetch: (url, init) => SELF.fetch(url, init),
+    });
+    const put = await trove.tenant.upstream_put({ name: "typed", url: "https://tools.upstream.test/mcp" });
+    expect(put).toMatchObject({ status: "ok", tools: 55 });
+    expect((await trove.tenant.upstream_refresh({ name: "typed" })).tools).toBe(55);
+    expect((await trove.tenant.upstream_accept({ name: "typed" })).changes).toEqual([]);
+    expect((await trove.tenant.gateway_profile_get()).default_loading_mode).toBe("deferred");
+    expect(await trove.tenant.upstream_delete({ name: "typed" })).toEqual({ deleted: true });
   });
 });
