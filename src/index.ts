@@ -7,5 +7,6 @@ export { CatalogListObject, CatalogObject } from "./catalog-object";
 export { TroveService } from "./http/rpc";
 export { LearningObject } from "./learning-object";
 export { SessionObject } from "./session-object";
+export { UpstreamObject } from "./upstream-object";
 
 export default createApp();

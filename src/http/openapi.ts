@@ -275,6 +275,11 @@ export function openApiDocument(): Json {
         description:
           "Tool catalogs the tenant publishes once for all its sessions (a session's config `catalog`)",
       },
+      {
+        name: "gateway",
+        description:
+          "The tenant's upstream MCP servers and the gateway profile of sessions at /v1/gateway/mcp (docs/gateway.md)",
+      },
       { name: "mcp", description: "Model Context Protocol endpoint" },
       { name: "service", description: "Health" },
     ],

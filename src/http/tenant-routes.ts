@@ -7,6 +7,7 @@ import { TroveError, validationError } from "../errors";
 import { ANALYTICS_ROUTES } from "./analytics-routes";
 import { readInput } from "./body";
 import { CATALOG_ROUTES } from "./catalog-routes";
+import { GATEWAY_ROUTES } from "./gateway-routes";
 import { LEARNING_ROUTES } from "./learning-routes";
 import type { TenantRoute } from "./tenant-route";
 
@@ -18,6 +19,7 @@ export const TENANT_ROUTES: readonly TenantRoute[] = [
   ...LEARNING_ROUTES,
   ...CATALOG_ROUTES,
   ...ANALYTICS_ROUTES,
+  ...GATEWAY_ROUTES,
 ];
 
 /** The path parameter, checked against the route's pattern. */

@@ -1961,6 +1961,491 @@ export interface AnalyticsToolGetOutput {
   }[];
 }
 
+export interface UpstreamListOutput {
+  upstreams: {
+    name: string;
+    url: string;
+    namespace: string;
+    /**
+     * Whether headers are stored (they are never returned)
+     */
+    has_headers: boolean;
+    timeout_ms: number;
+    /**
+     * ok: the last import worked; error: see last_error
+     */
+    status: "ok" | "error" | "pending";
+    /**
+     * Tools it serves now
+     */
+    tools: number;
+    /**
+     * Tools listed whose names cannot be catalog names
+     */
+    skipped: number;
+    /**
+     * When an import last worked (ISO 8601)
+     */
+    last_import: string | null;
+    /**
+     * Why the last import failed, when it did
+     */
+    last_error: string | null;
+    /**
+     * Tools whose description, schema or hints changed after import, newest first
+     */
+    changes: {
+      id: number;
+      tool: string;
+      at: string;
+      /**
+       * The tool as the upstream described it
+       */
+      before: {
+        [k: string]: unknown;
+      };
+      /**
+       * The tool as the upstream described it
+       */
+      after: {
+        [k: string]: unknown;
+      };
+      /**
+       * pending: held back until accepted (review_changes)
+       */
+      status: "pending" | "accepted";
+    }[];
+  }[];
+}
+
+export interface UpstreamPutInput {
+  /**
+   * The server's Streamable HTTP endpoint: https, public (http only to loopback with TROVE_GATEWAY_DEV)
+   */
+  url: string;
+  /**
+   * Sent with every request to the server (a token): encrypted at rest, never returned
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  /**
+   * Its tools are named <namespace>.<tool>; defaults to the upstream's name
+   */
+  namespace?: string;
+  /**
+   * How long a list or a call may take before it fails
+   */
+  timeout_ms?: number;
+}
+
+export interface UpstreamPutOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface UpstreamGetOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface UpstreamDeleteOutput {
+  deleted: true;
+}
+
+export interface UpstreamRefreshOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface UpstreamAcceptInput {
+  /**
+   * The upstream's tool names to accept; omitted: every pending change
+   *
+   * @maxItems 2000
+   */
+  tools?: string[];
+}
+
+export interface UpstreamAcceptOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface GatewayProfileGetOutput {
+  /**
+   * The upstreams whose tools gateway sessions get; null: every upstream of the tenant
+   */
+  upstreams?: string[] | null;
+  /**
+   * The sessions' policy: allow, deny and approval globs over `<namespace>.<tool>` names
+   */
+  policy?: {
+    /**
+     * Tool names (or namespace-qualified names) the session may use
+     *
+     * @maxItems 200
+     */
+    allow?: string[];
+    /**
+     * Tools that do not exist for this session, in every answer; deny wins over allow
+     *
+     * @maxItems 200
+     */
+    deny?: string[];
+    /**
+     * Tools whose calls need a person's approval (tool_resolve answers needs_approval)
+     *
+     * @maxItems 200
+     */
+    approval?: string[];
+    skills?: {
+      /**
+       * Skill names or <pack>/<name> ids the session may see
+       *
+       * @maxItems 200
+       */
+      allow?: string[];
+      /**
+       * Skills hidden everywhere, as if they did not exist; deny wins
+       *
+       * @maxItems 200
+       */
+      deny?: string[];
+    };
+  };
+  /**
+   * Tools listed in tools/list from the start, not only once found
+   *
+   * @maxItems 200
+   */
+  always_loaded_patterns?: string[];
+  /**
+   * deferred: upstream tools are found with tool_search first; always: every tool is listed
+   */
+  default_loading_mode?: "always" | "deferred";
+  /**
+   * Hold back an upstream tool whose description or schema changed after import until an operator accepts it
+   */
+  review_changes?: boolean;
+}
+
+export interface GatewayProfilePutInput {
+  /**
+   * The upstreams whose tools gateway sessions get; null: every upstream of the tenant
+   */
+  upstreams?: string[] | null;
+  /**
+   * The sessions' policy: allow, deny and approval globs over `<namespace>.<tool>` names
+   */
+  policy?: {
+    /**
+     * Tool names (or namespace-qualified names) the session may use
+     *
+     * @maxItems 200
+     */
+    allow?: string[];
+    /**
+     * Tools that do not exist for this session, in every answer; deny wins over allow
+     *
+     * @maxItems 200
+     */
+    deny?: string[];
+    /**
+     * Tools whose calls need a person's approval (tool_resolve answers needs_approval)
+     *
+     * @maxItems 200
+     */
+    approval?: string[];
+    skills?: {
+      /**
+       * Skill names or <pack>/<name> ids the session may see
+       *
+       * @maxItems 200
+       */
+      allow?: string[];
+      /**
+       * Skills hidden everywhere, as if they did not exist; deny wins
+       *
+       * @maxItems 200
+       */
+      deny?: string[];
+    };
+  };
+  /**
+   * Tools listed in tools/list from the start, not only once found
+   *
+   * @maxItems 200
+   */
+  always_loaded_patterns?: string[];
+  /**
+   * deferred: upstream tools are found with tool_search first; always: every tool is listed
+   */
+  default_loading_mode?: "always" | "deferred";
+  /**
+   * Hold back an upstream tool whose description or schema changed after import until an operator accepts it
+   */
+  review_changes?: boolean;
+}
+
+export interface GatewayProfilePutOutput {
+  /**
+   * The upstreams whose tools gateway sessions get; null: every upstream of the tenant
+   */
+  upstreams?: string[] | null;
+  /**
+   * The sessions' policy: allow, deny and approval globs over `<namespace>.<tool>` names
+   */
+  policy?: {
+    /**
+     * Tool names (or namespace-qualified names) the session may use
+     *
+     * @maxItems 200
+     */
+    allow?: string[];
+    /**
+     * Tools that do not exist for this session, in every answer; deny wins over allow
+     *
+     * @maxItems 200
+     */
+    deny?: string[];
+    /**
+     * Tools whose calls need a person's approval (tool_resolve answers needs_approval)
+     *
+     * @maxItems 200
+     */
+    approval?: string[];
+    skills?: {
+      /**
+       * Skill names or <pack>/<name> ids the session may see
+       *
+       * @maxItems 200
+       */
+      allow?: string[];
+      /**
+       * Skills hidden everywhere, as if they did not exist; deny wins
+       *
+       * @maxItems 200
+       */
+      deny?: string[];
+    };
+  };
+  /**
+   * Tools listed in tools/list from the start, not only once found
+   *
+   * @maxItems 200
+   */
+  always_loaded_patterns?: string[];
+  /**
+   * deferred: upstream tools are found with tool_search first; always: every tool is listed
+   */
+  default_loading_mode?: "always" | "deferred";
+  /**
+   * Hold back an upstream tool whose description or schema changed after import until an operator accepts it
+   */
+  review_changes?: boolean;
+}
+
 /** Every operation's name, in the registry's order. */
 export const OPERATION_NAMES = [
   "session_get",
@@ -2269,6 +2754,14 @@ export const TENANT_ROUTES = {
   analytics_get: { method: "GET", path: "/v1/analytics", body: false, query: true },
   analytics_tools: { method: "GET", path: "/v1/analytics/tools", body: false, query: true },
   analytics_tool_get: { method: "GET", path: "/v1/analytics/tools/{name}", body: false, query: true },
+  upstream_list: { method: "GET", path: "/v1/upstreams", body: false, query: false },
+  upstream_put: { method: "PUT", path: "/v1/upstreams/{name}", body: true, query: false },
+  upstream_get: { method: "GET", path: "/v1/upstreams/{name}", body: false, query: false },
+  upstream_delete: { method: "DELETE", path: "/v1/upstreams/{name}", body: false, query: false },
+  upstream_refresh: { method: "POST", path: "/v1/upstreams/{name}/refresh", body: false, query: false },
+  upstream_accept: { method: "POST", path: "/v1/upstreams/{name}/accept", body: true, query: false },
+  gateway_profile_get: { method: "GET", path: "/v1/gateway/profile", body: false, query: false },
+  gateway_profile_put: { method: "PUT", path: "/v1/gateway/profile", body: true, query: false },
 } as const;
 
 /** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
@@ -2351,6 +2844,54 @@ export interface TenantMethods {
    * `GET /v1/analytics/tools/{name}`.
    */
   analytics_tool_get(input: { name: string } & AnalyticsToolGetQuery): Promise<AnalyticsToolGetOutput>;
+  /**
+   * The tenant's upstream MCP servers: status, tool count, last import and last error of each.
+   *
+   * `GET /v1/upstreams`.
+   */
+  upstream_list(): Promise<UpstreamListOutput>;
+  /**
+   * Add or replace an upstream MCP server: Trove lists its tools and publishes them as the catalog of that name.
+   *
+   * `PUT /v1/upstreams/{name}`.
+   */
+  upstream_put(input: { name: string } & UpstreamPutInput): Promise<UpstreamPutOutput>;
+  /**
+   * One upstream: status, tool count, last import, last error and changes seen (never its headers).
+   *
+   * `GET /v1/upstreams/{name}`.
+   */
+  upstream_get(input: { name: string }): Promise<UpstreamGetOutput>;
+  /**
+   * Remove an upstream, its sealed headers and its catalog.
+   *
+   * `DELETE /v1/upstreams/{name}`.
+   */
+  upstream_delete(input: { name: string }): Promise<UpstreamDeleteOutput>;
+  /**
+   * Import the upstream's tools again now (an alarm also does, every hour).
+   *
+   * `POST /v1/upstreams/{name}/refresh`.
+   */
+  upstream_refresh(input: { name: string }): Promise<UpstreamRefreshOutput>;
+  /**
+   * Accept changed tools held back for review (review_changes), so that sessions get them again.
+   *
+   * `POST /v1/upstreams/{name}/accept`.
+   */
+  upstream_accept(input: { name: string } & UpstreamAcceptInput): Promise<UpstreamAcceptOutput>;
+  /**
+   * The gateway profile: which upstreams, the policy, always-loaded tools and loading mode of gateway sessions.
+   *
+   * `GET /v1/gateway/profile`.
+   */
+  gateway_profile_get(): Promise<GatewayProfileGetOutput>;
+  /**
+   * Replace the gateway profile (omitted fields take their defaults); new gateway sessions use it.
+   *
+   * `PUT /v1/gateway/profile`.
+   */
+  gateway_profile_put(input: GatewayProfilePutInput): Promise<GatewayProfilePutOutput>;
 }
 
 /** Every error code Trove answers (`details.field` names the input at fault, where there is one). */
@@ -2386,5 +2927,7 @@ export type TroveErrorCode =
   | "unknown_catalog"
   | "catalog_deleted"
   | "unsupported_file"
+  | "unknown_upstream"
+  | "secrets_unconfigured"
   | "invalid_arguments"
   | "invalid_pack_tools";
