@@ -8,7 +8,7 @@ const FLOORS = [
   { name: "entry", path: "^src/(index|session-object|learning-object|catalog-object)\\.ts$|^src/session/" },
   { name: "surfaces", path: "^src/(http/|env\\.ts$)" },
   { name: "operations", path: "^src/ops/" },
-  { name: "domains", path: "^src/(tools|skills|packs|state|learning|published|generated)/" },
+  { name: "domains", path: "^src/(tools|skills|packs|state|learning|lessons|published|generated)/" },
   { name: "shared", path: "^src/search/" },
   { name: "base", path: "^src/(db/|(errors|schemas|timeout)\\.ts$)" },
 ];

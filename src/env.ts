@@ -1,5 +1,6 @@
 // Bindings the worker and the session object receive (see wrangler.toml and .dev.vars.example).
 import type { LearningRpc } from "./learning/learning-rpc";
+import type { LearnedSkillsRpc } from "./lessons/lessons-rpc";
 import type { SessionRpc } from "./ops/dispatch";
 import type { CatalogListRpc, CatalogRpc } from "./published/catalog-rpc";
 
@@ -8,6 +9,8 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<SessionRpc>;
   /** One object per tenant: what its sessions taught the ranking (src/learning-object.ts). */
   LEARNING: DurableObjectNamespace<LearningRpc>;
+  /** One object per tenant: lessons its runs submitted, reviewed and served (src/learned-skills-object.ts). */
+  LEARNED_SKILLS: DurableObjectNamespace<LearnedSkillsRpc>;
   /** One object per `{tenant}/{name}`: a catalog the tenant published (src/catalog-object.ts). */
   CATALOGS: DurableObjectNamespace<CatalogRpc>;
   /** One object per tenant: the list of its published catalogs. */

@@ -4,6 +4,7 @@ import { createApp } from "./http/app";
 
 export { CatalogListObject, CatalogObject } from "./catalog-object";
 export { TroveService } from "./http/rpc";
+export { LearnedSkillsObject } from "./learned-skills-object";
 export { LearningObject } from "./learning-object";
 export { SessionObject } from "./session-object";
 
