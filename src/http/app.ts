@@ -74,7 +74,7 @@ export function createApp(): Hono<AppEnv> {
     await next();
   };
   app.use("/v1/sessions/*", authenticate);
-  for (const base of ["/v1/learning", "/v1/catalogs"]) {
+  for (const base of ["/v1/learning", "/v1/catalogs", "/v1/learned-skills"]) {
     app.use(base, authenticate);
     app.use(`${base}/*`, authenticate);
   }

@@ -255,13 +255,17 @@ export function openApiDocument(): Json {
     tags: [
       { name: "session", description: "The session resource" },
       { name: "tools", description: "Catalog, search, visibility, activation, approvals, context" },
-      { name: "skills", description: "Skills from the bundled packs" },
+      { name: "skills", description: "Skills from the bundled packs and the tenant's learned skills" },
       { name: "packs", description: "Capability packs" },
       { name: "learning", description: "What the tenant's sessions taught its ranking" },
       {
         name: "catalogs",
         description:
           "Tool catalogs the tenant publishes once for all its sessions (a session's config `catalog`)",
+      },
+      {
+        name: "learned-skills",
+        description: "Lessons the tenant's runs submitted: review, delete, policy (docs/learned-skills.md)",
       },
       { name: "mcp", description: "Model Context Protocol endpoint" },
       { name: "service", description: "Health" },

@@ -6,6 +6,7 @@ import type { Env } from "../env";
 import { TroveError, validationError } from "../errors";
 import { readInput } from "./body";
 import { CATALOG_ROUTES } from "./catalog-routes";
+import { LEARNED_SKILLS_ROUTES } from "./learned-skills-routes";
 import { LEARNING_ROUTES } from "./learning-routes";
 import type { TenantRoute } from "./tenant-route";
 
@@ -13,7 +14,11 @@ export type { TenantRoute };
 
 type AppEnv = { Bindings: Env; Variables: { tenant: string } };
 
-export const TENANT_ROUTES: readonly TenantRoute[] = [...LEARNING_ROUTES, ...CATALOG_ROUTES];
+export const TENANT_ROUTES: readonly TenantRoute[] = [
+  ...LEARNING_ROUTES,
+  ...CATALOG_ROUTES,
+  ...LEARNED_SKILLS_ROUTES,
+];
 
 /** The path parameter, checked against the route's pattern. */
 function pathName(c: Context<AppEnv>, route: TenantRoute): string {

@@ -328,7 +328,11 @@ export class LessonStore {
 
   /** Feedback on a lesson; a run (or, without one, a source) counts once per lesson. */
   private feedback(f: FeedbackSubmission): boolean {
-    const row = this.sql.one<{ id: number }>(`SELECT id FROM lesson_items WHERE name = ?`, f.name);
+    const row = this.sql.one<{ id: number }>(
+      `SELECT id FROM lesson_items WHERE name = ? AND status = 'approved' AND (project = '' OR project = ?)`,
+      f.name,
+      f.project,
+    );
     if (!row) return false;
     const ref = f.run_id
       ? `run:${f.run_id}`

@@ -54,6 +54,8 @@ export interface LessonSubmission {
 
 export interface FeedbackSubmission {
   name: string;
+  /** The sending session's project ("" for none): feedback reaches lessons it may see only. */
+  project: string;
   verdict: "helpful" | "harmful";
   run_id: string | null;
   source: string;
