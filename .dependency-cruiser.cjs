@@ -5,7 +5,10 @@
 
 /** Top to bottom. A path matches the first floor whose pattern it starts with. */
 const FLOORS = [
-  { name: "entry", path: "^src/(index|session-object|learning-object|catalog-object)\\.ts$|^src/session/" },
+  {
+    name: "entry",
+    path: "^src/(index|session-object|learning-object|learned-skills-object|catalog-object)\\.ts$|^src/session/",
+  },
   { name: "surfaces", path: "^src/(http/|env\\.ts$)" },
   { name: "operations", path: "^src/ops/" },
   { name: "domains", path: "^src/(tools|skills|packs|state|learning|lessons|published|generated)/" },

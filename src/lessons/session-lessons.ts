@@ -117,8 +117,11 @@ export class SessionLessons {
     now: number,
   ): number {
     const { policy } = changes;
-    this.#rank = { half_life_days: policy.half_life_days, min_weight: policy.min_weight };
-    this.setMeta("lessons_rank", JSON.stringify(this.#rank));
+    const rank = { half_life_days: policy.half_life_days, min_weight: policy.min_weight };
+    // Stored only when it differs from what the session ranks with: a tenant that never learned writes nothing.
+    if (canonicalJson(rank) !== canonicalJson(this.rank()))
+      this.setMeta("lessons_rank", JSON.stringify(rank));
+    this.#rank = rank;
     this.#checkedAt = now;
     this.#more = changes.more;
     this.#weights = null;
