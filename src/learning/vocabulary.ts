@@ -195,7 +195,9 @@ function judge(
   const parts = words(bare);
   if (parts.length === 0) return null;
   const lower = bare.toLowerCase();
-  const capitalized = previous !== undefined && /^\p{Lu}/u.test(bare) && !/[.!?:]$/.test(previous);
+  // After a list marker or a heading mark, a word starts a sentence.
+  const capitalized =
+    previous !== undefined && !MARKUP.test(previous) && /^\p{Lu}/u.test(bare) && !/[.!?:]$/.test(previous);
   if (parts.length === 1 && isFirstName(lower) && !known(lower)) return MARKS.name;
   // Capitalized inside a sentence: a name unless an ordinary word that no one is called ("Save").
   if (capitalized && (!isOrdinaryWord(lower) || anyFirstName(lower) || afterName) && !known(lower))
