@@ -4,7 +4,7 @@
 // /v1/learned-skills routes review them. No other tenant's session can reach it: its name is the
 // key's tenant.
 import { DurableObject } from "cloudflare:workers";
-import { createSql } from "./db/sql";
+import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
 import type { FeedbackSubmission, LessonSubmission } from "./lessons/lesson";
 import {
@@ -19,13 +19,16 @@ import {
 import type { LearnedSkillsRpc } from "./lessons/lessons-rpc";
 
 export class LearnedSkillsObject extends DurableObject<Env> implements LearnedSkillsRpc {
+  /** The object's SQL; its stats count rows read and written (the bench reads them). */
+  readonly sql: Sql;
   readonly #store: LessonStore;
   /** Whether the schema is in place (a tenant that never learned has none, and reading writes none). */
   #ready = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#store = new LessonStore(createSql(ctx.storage.sql));
+    this.sql = createSql(ctx.storage.sql);
+    this.#store = new LessonStore(this.sql);
     if (this.#store.exists()) this.ensureReady();
   }
 

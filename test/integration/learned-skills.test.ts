@@ -75,7 +75,10 @@ function everything(sql: SqlStorage): string {
   return tables.map((t) => JSON.stringify(sql.exec(`SELECT * FROM "${t}"`).toArray())).join("\n");
 }
 
-const tenantObject = (tenant: string) => env.LEARNED_SKILLS.get(env.LEARNED_SKILLS.idFromName(tenant));
+const tenantObject = (tenant: string) =>
+  env.LEARNED_SKILLS.get(
+    env.LEARNED_SKILLS.idFromName(tenant),
+  ) as unknown as DurableObjectStub<LearnedSkillsObject>;
 
 const PERSONAL = [
   "Jenna",
