@@ -233,19 +233,31 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
    */
   private async refreshLessons(now: number): Promise<void> {
     const stub = this.lessonsStub();
-    if (!stub || !this.lessons.stale(now)) return;
+    const project = this.config.get().project_id ?? "";
+    if (!stub || !this.lessons.stale(now, project)) return;
     const version = this.lessons.version;
     this.lessons.retryLater(now);
-    try {
-      const changes = await withTimeout(
-        stub.changedSince(version, this.config.get().project_id ?? ""),
-        LEARNING_WAIT_MS,
-      );
+    const answer = stub.changedSince(version, project);
+    const apply = (changes: Awaited<typeof answer>) => {
+      // The config may have changed while the call was out: its answer is for `project` only.
+      if (
+        !this.#ready ||
+        (this.config.get().project_id ?? "") !== project ||
+        this.lessons.version !== version
+      )
+        return;
       const allowed = skillPolicy(this.config.get());
-      const changed = this.ctx.storage.transactionSync(() => this.lessons.apply(changes, allowed, now));
+      const changed = this.ctx.storage.transactionSync(() =>
+        this.lessons.apply(changes, allowed, project, now),
+      );
       if (changed > 0) this.skills.invalidate();
+    };
+    try {
+      apply(await withTimeout(answer, LEARNING_WAIT_MS));
     } catch (err) {
       console.error(JSON.stringify({ msg: "learned skills refresh failed", error: String(err) }));
+      // A slow answer still lands, after this response: the next request serves it.
+      this.ctx.waitUntil(answer.then(apply).catch(() => undefined));
     }
   }
 

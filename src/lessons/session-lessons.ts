@@ -91,8 +91,12 @@ export class SessionLessons {
     this.#outbox = null;
   }
 
-  /** Whether the copy may be more than REFRESH_MS old, or the tenant has more to send. */
-  stale(now: number): boolean {
+  /** Whether the copy may be more than REFRESH_MS old, the tenant has more to send, or the project changed. */
+  stale(now: number, project: string): boolean {
+    if (project !== (this.meta("lessons_project") ?? "")) {
+      this.#version = 0;
+      return true;
+    }
     return this.#more || now - this.#checkedAt >= REFRESH_MS;
   }
 
@@ -114,9 +118,16 @@ export class SessionLessons {
   apply(
     changes: { version: number; lessons: readonly ServedLesson[]; more: boolean; policy: LearnedPolicy },
     allowed: (name: string, qid: string) => boolean,
+    project: string,
     now: number,
   ): number {
     const { policy } = changes;
+    // Another project's lessons are no longer this session's: they go before the new ones come.
+    let cleared = 0;
+    if ((this.meta("lessons_project") ?? "") !== project) {
+      cleared = this.clear();
+      this.setMeta("lessons_project", project);
+    }
     const rank = { half_life_days: policy.half_life_days, min_weight: policy.min_weight };
     // Stored only when it differs from what the session ranks with: a tenant that never learned writes nothing.
     if (canonicalJson(rank) !== canonicalJson(this.rank()))
@@ -127,7 +138,7 @@ export class SessionLessons {
     this.#weights = null;
     if (policy.mode === "off") {
       this.#version = 0;
-      return this.clear();
+      return cleared + this.clear();
     }
     const held = new Map(
       this.sql
@@ -178,7 +189,7 @@ export class SessionLessons {
     updateSkills(this.sql, updates);
     insertSkills(this.sql, inserts);
     this.#version = changes.version;
-    return inserts.length + updates.length + removed.length;
+    return cleared + inserts.length + updates.length + removed.length;
   }
 
   /** Drops every learned skill the session holds; returns how many. */
