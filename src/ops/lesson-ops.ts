@@ -1,6 +1,6 @@
 // Learned skills from the harness (issue 31): a finished run's lesson (skill_learn) and a verdict on
-// a lesson a run used (skill_feedback). Neither is a model tool: the host reflects on its runs and
-// calls them. Both queue what they take for the tenant's learned-skills object, sent after the
+// a lesson a run used (skill_feedback). The host reflects on its runs and calls them; the model is
+// offered them as tools only when the session's config says so (skills.learning_tools). Both queue what they take for the tenant's learned-skills object, sent after the
 // response; the lesson is depersonalized before it is queued, so nothing else ever holds its raw text.
 import { z } from "zod";
 import { TroveError } from "../errors";
@@ -38,6 +38,12 @@ export const skillLearn = defineOp({
     tools: z.array(z.string()).describe("The tools kept: those this session may use"),
   }),
   errors: ["too_many_lessons"],
+  model: {
+    description:
+      "When a task is done, record one lesson a later run of the same kind should know: when it applies, " +
+      "the steps or the rule, the tools, how it ended. No names, ids or secrets: they are removed.",
+    shown: (has) => has.learningTools,
+  },
   example: {
     input: {
       task_type: "api",
@@ -126,6 +132,11 @@ export const skillFeedback = defineOp({
     queued: z.literal(true),
   }),
   errors: [],
+  model: {
+    description:
+      "Say whether a learned skill (learned.<task_type>.<hash>) you used in this task helped or harmed.",
+    shown: (has) => has.learningTools,
+  },
   example: {
     input: { name: "learned.api.6f1c0a2e", verdict: "helpful" },
     output: { name: "learned.api.6f1c0a2e", verdict: "helpful", queued: true },

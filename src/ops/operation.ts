@@ -58,6 +58,8 @@ export interface SessionHas {
   enabledSkills: boolean;
   packs: boolean;
   packsWithTools: boolean;
+  /** The session offers the model skill_learn and skill_feedback (config skills.learning_tools). */
+  learningTools: boolean;
 }
 
 /** An operation the model itself may call: Trove lists it beside the agent's tools. */

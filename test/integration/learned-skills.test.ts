@@ -331,6 +331,17 @@ describe("a lesson's life", () => {
   });
 });
 
+describe("the model's tools", () => {
+  it("leaves skill_learn and skill_feedback to the harness unless the session offers them", async () => {
+    const names = async (sid: string) =>
+      ((await op(sid, "context", { format: "json" })).json.tools as { name: string }[]).map((t) => t.name);
+    const plain = await session("proj-tools");
+    expect(await names(plain)).not.toContain("skill_learn");
+    const offering = await session("proj-tools", undefined, { skills: { learning_tools: true } });
+    expect(await names(offering)).toEqual(expect.arrayContaining(["skill_learn", "skill_feedback"]));
+  });
+});
+
 describe("review", () => {
   it("in auto mode approves at once; off drops lessons and serves none; rejecting hides", async () => {
     const policy = (await call("GET", "/v1/learned-skills/policy")).json;

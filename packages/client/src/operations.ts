@@ -91,6 +91,10 @@ export interface SessionGetOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -264,6 +268,10 @@ export interface SessionConfigureInput {
      * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
      */
     redact_pii?: boolean;
+    /**
+     * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+     */
+    learning_tools?: boolean;
     directory?: {
       /**
        * List skill names in the system prompt
@@ -402,6 +410,10 @@ export interface SessionConfigureOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -917,6 +929,10 @@ export interface StateOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
