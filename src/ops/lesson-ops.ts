@@ -11,6 +11,12 @@ import { sha256Hex } from "../search/hash";
 import { skillPolicy } from "../skills/skill-store";
 import { defineOp } from "./operation";
 
+/**
+ * Lesson text with no angle brackets: a lesson is served inside a `<skill>` block, and untrusted
+ * text must not close it (`</skill>`) or open a block of its own (`<system>`).
+ */
+const unmarked = (text: string) => text.replaceAll("<", "‹").replaceAll(">", "›");
+
 /** A run id as lineage keeps it: a hash, so whatever the harness put in its ids is not stored. */
 const runRef = (runId: string | undefined) => (runId === undefined ? null : sha256Hex(runId).slice(0, 16));
 
@@ -79,8 +85,8 @@ export const skillLearn = defineOp({
     const tools = [...new Set(input.tools)].filter((t) => ctx.catalog.allows(t)).sort();
     const names = new Set(tools);
     const known = (word: string) => ctx.catalog.knows(word);
-    const trigger = depersonalize(input.trigger, names, known);
-    const body = depersonalize(input.body, names, known);
+    const trigger = depersonalize(unmarked(input.trigger), names, known);
+    const body = depersonalize(unmarked(input.body), names, known);
     for (const [field, text] of [
       ["trigger", trigger.text],
       ["body", body.text],
