@@ -6,6 +6,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { LearnedSkillsObject } from "../../src/learned-skills-object";
+import { lessonName } from "../../src/lessons/lesson";
 import { estimateTokens } from "../../src/search/tokens";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_B, newSid, op } from "../support/http";
@@ -429,6 +430,36 @@ describe("bad input", () => {
       obj.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_lesson_outbox`),
     );
     expect(outbox?.n).toBe(0);
+  });
+
+  it("caps one end user's lessons a day in the tenant's object, and takes feedback only from the lesson's project", async () => {
+    const tenant = tenantObject(`cap-${crypto.randomUUID()}`);
+    await tenant.setPolicy({ mode: "auto", half_life_days: { default: 90 }, min_weight: 0.25 });
+    const lessons = Array.from({ length: 51 }, (_, i) => {
+      const draft = {
+        task_type: "api",
+        kind: "do" as const,
+        outcome: "success" as const,
+        project: "p1",
+        trigger: `Lesson number ${"abcdefghijklmnopqrstuvwxyz"[i % 26]} ${"abcdefghijklmnopqrstuvwxyz"[Math.floor(i / 26)]}`,
+        body: `A rule about ${["invoices", "payments", "refunds", "customers", "reports"][i % 5]} to keep.`,
+        tools: [],
+        replaced: 0,
+        run_id: null,
+        source: "user:flood",
+        at: Date.now(),
+      };
+      return { ...draft, name: lessonName(draft) };
+    });
+    const result = await tenant.ingest(lessons, []);
+    expect(result.dropped).toBe(1);
+    expect(result.added + result.merged).toBe(50);
+    const name = (lessons[0] as { name: string }).name;
+    const verdict = { name, verdict: "harmful" as const, run_id: null, source: "user:x", at: Date.now() };
+    expect((await tenant.ingest([], [{ ...verdict, project: "p2" }])).feedback).toBe(0);
+    expect((await tenant.ingest([], [{ ...verdict, project: "p1" }])).feedback).toBe(1);
+    // The same source again, without a run id: counted once.
+    expect((await tenant.ingest([], [{ ...verdict, project: "p1" }])).feedback).toBe(0);
   });
 
   it("caps the lessons one session submits", async () => {
