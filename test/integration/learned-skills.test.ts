@@ -94,17 +94,18 @@ const tenantObject = (tenant: string) =>
     env.LEARNED_SKILLS.idFromName(tenant),
   ) as unknown as DurableObjectStub<LearnedSkillsObject>;
 
+// Spelled as they were written: digits alone would also match timestamps and hashes.
 const PERSONAL = [
   "Jenna",
   "Ortiz",
   "jenna@acme.io",
-  "acme",
-  "555",
-  "867",
+  "acme.io",
+  "+1 555",
+  "867 5309",
   "sk_live",
   "hunter2",
   "run-jenna-42",
-  "4111",
+  "4111 1111",
 ];
 
 describe("a lesson's life", () => {
@@ -365,6 +366,16 @@ describe("review", () => {
     expect((await lesson(l.name)).status).toBe("approved");
     const b = await session("proj-review");
     await foundWith(b, "invoices of a closed account", l.name);
+
+    // A tenant-scoped lesson reaches every project's sessions.
+    const wide = await learn(a, {
+      trigger: "Reading the tax fields of an invoice",
+      body: "The tax lines are on the invoice itself: call `billing.list_invoices` and read each line.",
+      tools: ["billing.list_invoices"],
+      scope: "tenant",
+    });
+    expect((await lesson(wide.name)).scope).toBe("tenant");
+    await foundWith(await session("proj-elsewhere"), "tax fields of an invoice", wide.name);
 
     expect((await call("POST", `/v1/learned-skills/${l.name}/reject`)).json.status).toBe("rejected");
     const c = await session("proj-review");
