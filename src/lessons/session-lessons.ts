@@ -31,7 +31,8 @@ export type QueuedLesson = Omit<LessonSubmission, "source">;
 export type QueuedFeedback = Omit<FeedbackSubmission, "source">;
 
 export class SessionLessons {
-  #version = 0;
+  /** The tenant's version the copy holds; kept in trove_meta, so a restart (every deploy) asks only for changes. */
+  #version: number | null = null;
   #checkedAt = 0;
   /** More changes wait at the tenant: the next operation that serves skills asks again. */
   #more = false;
@@ -101,7 +102,14 @@ export class SessionLessons {
   }
 
   get version(): number {
+    this.#version ??= Number(this.meta("lessons_version") ?? 0);
     return this.#version;
+  }
+
+  private setVersion(version: number): void {
+    this.#version = version;
+    if (version !== Number(this.meta("lessons_version") ?? 0))
+      this.setMeta("lessons_version", String(version));
   }
 
   /** A failed refresh: try again in a while, serving what the session holds meanwhile. */
@@ -137,7 +145,7 @@ export class SessionLessons {
     this.#more = changes.more;
     this.#weights = null;
     if (policy.mode === "off") {
-      this.#version = 0;
+      this.setVersion(0);
       return cleared + this.clear();
     }
     const held = new Map(
@@ -188,7 +196,7 @@ export class SessionLessons {
     }
     updateSkills(this.sql, updates);
     insertSkills(this.sql, inserts);
-    this.#version = changes.version;
+    this.setVersion(changes.version);
     return cleared + inserts.length + updates.length + removed.length;
   }
 
@@ -232,7 +240,7 @@ export class SessionLessons {
 
   /** The session's storage was erased. */
   reset(): void {
-    this.#version = 0;
+    this.#version = null;
     this.#checkedAt = 0;
     this.#more = false;
     this.#rank = null;
