@@ -3,7 +3,7 @@
 // copy of the approved lessons, and skill_search over them — all timed in-object in real workerd.
 // Prints tables and writes them to bench/RESULTS.md (its marked "lessons" section).
 import { readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
@@ -16,6 +16,8 @@ import { percentile, table } from "./harness";
 import { withLoadSection } from "./load-section";
 
 const LESSONS = 10_000;
+/** The machine's 1-minute load average when the run starts: other work shares its cores. */
+const LOAD = loadavg()[0] ?? 0;
 const TIMED = 200;
 
 interface Tool {
@@ -197,7 +199,8 @@ Targets (issue 31): ingesting a lesson ≤ 20 ms in-object at 10,000 stored less
 skill_search with 10,000 learned skills p95 ≤ 1 ms in-object; rows written per lesson. Synthetic
 lessons (bench/learned-skills.ts): a dev-catalog tool's description as the trigger, a procedure of
 common English words as the body, one in ten an avoid lesson; the tenant's policy auto. Rows written
-are the SQLite cursors' counts (index and FTS rows included). Machine: ${machine}; run
+are the SQLite cursors' counts (index and FTS rows included). Machine: ${machine}, load average
+${LOAD.toFixed(1)} at the start (timings on a shared machine move with it); run
 ${new Date().toISOString().slice(0, 16)}Z.
 
 ${ingestTable}

@@ -40,6 +40,8 @@ export class SessionLessons {
   #weights: Map<string, number> | null = null;
   #weightsAt = 0;
   #outbox: boolean | null = null;
+  /** The project whose lessons the copy holds (trove_meta lessons_project), read once. */
+  #project: string | null = null;
 
   constructor(private readonly sql: Sql) {}
 
@@ -94,11 +96,16 @@ export class SessionLessons {
 
   /** Whether the copy may be more than REFRESH_MS old, the tenant has more to send, or the project changed. */
   stale(now: number, project: string): boolean {
-    if (project !== (this.meta("lessons_project") ?? "")) {
+    if (project !== this.heldProject()) {
       this.#version = 0;
       return true;
     }
     return this.#more || now - this.#checkedAt >= REFRESH_MS;
+  }
+
+  private heldProject(): string {
+    this.#project ??= this.meta("lessons_project") ?? "";
+    return this.#project;
   }
 
   get version(): number {
@@ -132,9 +139,10 @@ export class SessionLessons {
     const { policy } = changes;
     // Another project's lessons are no longer this session's: they go before the new ones come.
     let cleared = 0;
-    if ((this.meta("lessons_project") ?? "") !== project) {
+    if (this.heldProject() !== project) {
       cleared = this.clear();
       this.setMeta("lessons_project", project);
+      this.#project = project;
     }
     const rank = { half_life_days: policy.half_life_days, min_weight: policy.min_weight };
     // Stored only when it differs from what the session ranks with: a tenant that never learned writes nothing.
@@ -241,6 +249,7 @@ export class SessionLessons {
   /** The session's storage was erased. */
   reset(): void {
     this.#version = null;
+    this.#project = null;
     this.#checkedAt = 0;
     this.#more = false;
     this.#rank = null;
