@@ -3,6 +3,7 @@ import type { DataPointSink } from "./analytics/analytics-engine";
 import type { AnalyticsRpc } from "./analytics/analytics-rpc";
 import type { UpstreamRpc } from "./gateway/upstream-rpc";
 import type { LearningRpc } from "./learning/learning-rpc";
+import type { LearnedSkillsRpc } from "./lessons/lessons-rpc";
 import type { SessionRpc } from "./ops/dispatch";
 import type { CatalogListRpc, CatalogRpc } from "./published/catalog-rpc";
 
@@ -11,6 +12,8 @@ export interface Env {
   SESSIONS: DurableObjectNamespace<SessionRpc>;
   /** One object per tenant: what its sessions taught the ranking (src/learning-object.ts). */
   LEARNING: DurableObjectNamespace<LearningRpc>;
+  /** One object per tenant: lessons its runs submitted, reviewed and served (src/learned-skills-object.ts). */
+  LEARNED_SKILLS: DurableObjectNamespace<LearnedSkillsRpc>;
   /** One object per `{tenant}/{name}`: a catalog the tenant published (src/catalog-object.ts). */
   CATALOGS: DurableObjectNamespace<CatalogRpc>;
   /** One object per tenant: the list of its published catalogs. */

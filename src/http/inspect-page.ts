@@ -233,6 +233,33 @@ export const INSPECT_SCRIPT = `
     }
   }
 
+  function renderLessons(list) {
+    const rows = list.lessons.map((l) => {
+      const buttons = [];
+      if (l.status !== "approved") buttons.push(h("button", { type: "button", class: "approve", text: "Approve", "aria-label": "Approve " + l.name }));
+      if (l.status !== "rejected") buttons.push(h("button", { type: "button", class: "deny", text: "Reject", "aria-label": "Reject " + l.name }));
+      for (const b of buttons) b.addEventListener("click", () => review(l.name, b.textContent === "Approve" ? "approve" : "reject", buttons));
+      return [mono(l.name), h("td", null, h("span", { class: "badge", text: l.status })), l.kind, l.trigger, mono(l.body),
+        l.submissions + " / " + l.helpful + " / " + l.harmful, h("td", null, h("div", { class: "actions" }, ...buttons))];
+    });
+    const c = list.counts;
+    section("lessons-body", table(c.pending + " pending, " + c.approved + " approved, " + c.rejected + " rejected; mode " + list.policy.mode,
+      ["Name", "Status", "Kind", "Trigger", "Body (as stored)", "Runs / helpful / harmful", "Review"], rows, "No learned skills."));
+  }
+
+  async function review(name, verdict, buttons) {
+    for (const b of buttons) b.disabled = true;
+    clearError();
+    try {
+      const lesson = await tenantApi("POST", "/v1/learned-skills/" + encodeURIComponent(name) + "/" + verdict);
+      await refresh((verdict === "approve" ? "Approved " : "Rejected ") + lesson.name + ".");
+      byId("lessons-heading").focus();
+    } catch (err) {
+      for (const b of buttons) b.disabled = false;
+      showError(err);
+    }
+  }
+
   function setBusy(busy) {
     ui.main.setAttribute("aria-busy", String(busy));
     for (const b of [ui.load, ui.refresh]) b.disabled = busy;
@@ -334,6 +361,7 @@ export const INSPECT_SCRIPT = `
       renderState(st);
       renderUpstreamChanges(upstreams.upstreams);
       renderDeferred(found, st);
+      renderLessons(await tenantApi("GET", "/v1/learned-skills"));
       cursor = 0;
       shown = 0;
       ui.events.replaceChildren();
@@ -443,6 +471,9 @@ export const INSPECT_BODY = `
     <div id="approvals-body"></div></section>
   <section aria-labelledby="upstreams-heading"><h2 id="upstreams-heading" tabindex="-1">Changed upstream tools</h2>
     <div id="upstreams-body"></div></section>
+  <section aria-labelledby="lessons-heading"><h2 id="lessons-heading" tabindex="-1">Learned skills of the tenant</h2>
+    <p class="hint">Lessons the tenant's runs submitted (<code>GET /v1/learned-skills</code>), pending first: only approved ones reach a model.</p>
+    <div id="lessons-body"></div></section>
   <section aria-labelledby="visible-heading"><h2 id="visible-heading">Visible tools</h2><div id="visible-body"></div></section>
   <section aria-labelledby="deferred-heading"><h2 id="deferred-heading">Deferred tools</h2>
     <form id="deferred-search" class="fields" role="search" aria-label="Search deferred tools">

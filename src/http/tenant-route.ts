@@ -13,7 +13,7 @@ export interface TenantRoute {
   path: string;
   summary: string;
   /** Where OpenAPI and /docs file it. */
-  tag: "learning" | "catalogs" | "analytics" | "gateway";
+  tag: "learning" | "catalogs" | "analytics" | "gateway" | "learned-skills";
   /** What `{name}` names and the shape it must have (else a 400 naming `name`). */
   param?: { description: string; pattern: RegExp; what: string };
   /** The JSON body, for routes that take one. */

@@ -8,6 +8,7 @@ import { ANALYTICS_ROUTES } from "./analytics-routes";
 import { readInput } from "./body";
 import { CATALOG_ROUTES } from "./catalog-routes";
 import { GATEWAY_ROUTES } from "./gateway-routes";
+import { LEARNED_SKILLS_ROUTES } from "./learned-skills-routes";
 import { LEARNING_ROUTES } from "./learning-routes";
 import type { TenantRoute } from "./tenant-route";
 
@@ -20,6 +21,7 @@ export const TENANT_ROUTES: readonly TenantRoute[] = [
   ...CATALOG_ROUTES,
   ...ANALYTICS_ROUTES,
   ...GATEWAY_ROUTES,
+  ...LEARNED_SKILLS_ROUTES,
 ];
 
 /** The path parameter, checked against the route's pattern. */

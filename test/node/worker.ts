@@ -50,6 +50,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Run
     durableObjects: {
       SESSIONS: { className: "SessionObject", useSQLite: true },
       LEARNING: { className: "LearningObject", useSQLite: true },
+      LEARNED_SKILLS: { className: "LearnedSkillsObject", useSQLite: true },
       CATALOGS: { className: "CatalogObject", useSQLite: true },
       CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
       ANALYTICS: { className: "AnalyticsObject", useSQLite: true },

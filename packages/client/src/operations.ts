@@ -91,6 +91,10 @@ export interface SessionGetOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -264,6 +268,10 @@ export interface SessionConfigureInput {
      * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
      */
     redact_pii?: boolean;
+    /**
+     * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+     */
+    learning_tools?: boolean;
     directory?: {
       /**
        * List skill names in the system prompt
@@ -402,6 +410,10 @@ export interface SessionConfigureOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -917,6 +929,10 @@ export interface StateOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -1104,6 +1120,10 @@ export interface SkillSearchOutput {
     title: string;
     trigger: string;
     task_type: string | null;
+    /**
+     * learned: a lesson of the tenant's runs, reviewed (docs/learned-skills.md); pack: bundled
+     */
+    origin: "pack" | "learned";
     score: number;
     /**
      * How well this result answers the query, comparable across queries: about the chance that it is what was asked for (1 for an exact name)
@@ -1212,7 +1232,7 @@ export interface SkillListInput {
   page?: number;
   page_size?: number;
   task_type?: string;
-  origin?: "agent_skills" | "penguiflow" | "nova";
+  origin?: "agent_skills" | "penguiflow" | "nova" | "learned";
   pack?: string;
   scope?: "global" | "tenant" | "project";
   /**
@@ -1427,6 +1447,93 @@ export interface SkillDisableOutput {
   id: string;
   name: string;
   changed: boolean;
+}
+
+export interface SkillLearnInput {
+  /**
+   * What kind of task the run did: browser, api, code, … (decides how fast the lesson ages)
+   */
+  task_type: string;
+  /**
+   * When the lesson applies, in one sentence
+   */
+  trigger: string;
+  /**
+   * The steps or the rule, in markdown
+   */
+  body: string;
+  /**
+   * Tools the run used for it
+   *
+   * @maxItems 20
+   */
+  tools?: string[];
+  /**
+   * How the run ended
+   */
+  outcome: "success" | "failure";
+  /**
+   * do: a way that works; avoid: a way that fails
+   */
+  kind?: "do" | "avoid";
+  /**
+   * project: only sessions of this session's project see it (tenant when it has none)
+   */
+  scope?: "tenant" | "project";
+  /**
+   * The run it came from, kept in its lineage
+   */
+  run_id?: string;
+}
+
+export interface SkillLearnOutput {
+  /**
+   * learned.<task_type>.<hash>: the lesson's name, unless it merges into an existing one
+   */
+  name: string;
+  /**
+   * Sent to the tenant after the response; GET /v1/learned-skills shows it
+   */
+  queued: true;
+  trigger: {
+    /**
+     * The text as stored: personal data, secrets, ids and unknown words replaced
+     */
+    text: string;
+    /**
+     * Tokens replaced
+     */
+    replaced: number;
+  };
+  body: {
+    /**
+     * The text as stored: personal data, secrets, ids and unknown words replaced
+     */
+    text: string;
+    /**
+     * Tokens replaced
+     */
+    replaced: number;
+  };
+  /**
+   * The tools kept: those this session may use
+   */
+  tools: string[];
+}
+
+export interface SkillFeedbackInput {
+  name: string;
+  verdict: "helpful" | "harmful";
+  /**
+   * The run that used it: a run counts once per lesson
+   */
+  run_id?: string;
+}
+
+export interface SkillFeedbackOutput {
+  name: string;
+  verdict: "helpful" | "harmful";
+  queued: true;
 }
 
 export type PackListInput = Record<string, never>;
@@ -2446,6 +2553,363 @@ export interface GatewayProfilePutOutput {
   review_changes?: boolean;
 }
 
+export interface LearnedSkillsPolicyGetOutput {
+  /**
+   * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+   */
+  mode: "off" | "review" | "auto";
+  /**
+   * How fast lessons age, by task type; `default` for the others
+   */
+  half_life_days: {
+    [k: string]: number;
+  };
+  /**
+   * Lessons weighing less (record × decay) are not served
+   */
+  min_weight: number;
+}
+
+export interface LearnedSkillsPolicySetInput {
+  /**
+   * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+   */
+  mode: "off" | "review" | "auto";
+  /**
+   * How fast lessons age, by task type; `default` for the others
+   */
+  half_life_days: {
+    [k: string]: number;
+  };
+  /**
+   * Lessons weighing less (record × decay) are not served
+   */
+  min_weight: number;
+}
+
+export interface LearnedSkillsPolicySetOutput {
+  /**
+   * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+   */
+  mode: "off" | "review" | "auto";
+  /**
+   * How fast lessons age, by task type; `default` for the others
+   */
+  half_life_days: {
+    [k: string]: number;
+  };
+  /**
+   * Lessons weighing less (record × decay) are not served
+   */
+  min_weight: number;
+}
+
+export interface LearnedSkillsListOutput {
+  /**
+   * Pending first, then the most recently changed; at most 200
+   */
+  lessons: {
+    /**
+     * learned.<task_type>.<hash>
+     */
+    name: string;
+    /**
+     * Only approved lessons reach a model
+     */
+    status: "pending" | "approved" | "rejected";
+    task_type: string;
+    /**
+     * avoid: served as a caution
+     */
+    kind: "do" | "avoid";
+    scope: "tenant" | "project";
+    /**
+     * The project whose sessions see it (null: every session of the tenant)
+     */
+    project: string | null;
+    /**
+     * Depersonalized, as stored
+     */
+    trigger: string;
+    /**
+     * Depersonalized markdown, as stored
+     */
+    body: string;
+    tools: string[];
+    /**
+     * Runs that submitted it or a near-duplicate merged into it
+     */
+    submissions: number;
+    successes: number;
+    failures: number;
+    /**
+     * skill_feedback helpful verdicts (a run counts once)
+     */
+    helpful: number;
+    /**
+     * skill_feedback harmful verdicts (a run counts once)
+     */
+    harmful: number;
+    /**
+     * For an avoid lesson: the do lesson it contradicts
+     */
+    contradicts: string | null;
+    created_at: string;
+    updated_at: string;
+    /**
+     * Last submitted again or found helpful: its age is counted from here
+     */
+    confirmed_at: string;
+    lineage: {
+      /**
+       * Names of near-duplicates merged into it
+       */
+      merged_from: string[];
+      /**
+       * Runs it came from, as the first 16 hex of each run id's SHA-256
+       */
+      run_ids: string[];
+      /**
+       * avoid lessons that contradict it (or the do it contradicts)
+       */
+      contradicted_by: string[];
+    };
+  }[];
+  counts: {
+    pending: number;
+    approved: number;
+    rejected: number;
+  };
+  /**
+   * Lessons not taken: learning off, or a source over its daily cap
+   */
+  dropped: number;
+  policy: {
+    /**
+     * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+     */
+    mode: "off" | "review" | "auto";
+    /**
+     * How fast lessons age, by task type; `default` for the others
+     */
+    half_life_days: {
+      [k: string]: number;
+    };
+    /**
+     * Lessons weighing less (record × decay) are not served
+     */
+    min_weight: number;
+  };
+}
+
+export interface LearnedSkillGetOutput {
+  /**
+   * learned.<task_type>.<hash>
+   */
+  name: string;
+  /**
+   * Only approved lessons reach a model
+   */
+  status: "pending" | "approved" | "rejected";
+  task_type: string;
+  /**
+   * avoid: served as a caution
+   */
+  kind: "do" | "avoid";
+  scope: "tenant" | "project";
+  /**
+   * The project whose sessions see it (null: every session of the tenant)
+   */
+  project: string | null;
+  /**
+   * Depersonalized, as stored
+   */
+  trigger: string;
+  /**
+   * Depersonalized markdown, as stored
+   */
+  body: string;
+  tools: string[];
+  /**
+   * Runs that submitted it or a near-duplicate merged into it
+   */
+  submissions: number;
+  successes: number;
+  failures: number;
+  /**
+   * skill_feedback helpful verdicts (a run counts once)
+   */
+  helpful: number;
+  /**
+   * skill_feedback harmful verdicts (a run counts once)
+   */
+  harmful: number;
+  /**
+   * For an avoid lesson: the do lesson it contradicts
+   */
+  contradicts: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * Last submitted again or found helpful: its age is counted from here
+   */
+  confirmed_at: string;
+  lineage: {
+    /**
+     * Names of near-duplicates merged into it
+     */
+    merged_from: string[];
+    /**
+     * Runs it came from, as the first 16 hex of each run id's SHA-256
+     */
+    run_ids: string[];
+    /**
+     * avoid lessons that contradict it (or the do it contradicts)
+     */
+    contradicted_by: string[];
+  };
+}
+
+export interface LearnedSkillDeleteOutput {
+  deleted: boolean;
+}
+
+export interface LearnedSkillApproveOutput {
+  /**
+   * learned.<task_type>.<hash>
+   */
+  name: string;
+  /**
+   * Only approved lessons reach a model
+   */
+  status: "pending" | "approved" | "rejected";
+  task_type: string;
+  /**
+   * avoid: served as a caution
+   */
+  kind: "do" | "avoid";
+  scope: "tenant" | "project";
+  /**
+   * The project whose sessions see it (null: every session of the tenant)
+   */
+  project: string | null;
+  /**
+   * Depersonalized, as stored
+   */
+  trigger: string;
+  /**
+   * Depersonalized markdown, as stored
+   */
+  body: string;
+  tools: string[];
+  /**
+   * Runs that submitted it or a near-duplicate merged into it
+   */
+  submissions: number;
+  successes: number;
+  failures: number;
+  /**
+   * skill_feedback helpful verdicts (a run counts once)
+   */
+  helpful: number;
+  /**
+   * skill_feedback harmful verdicts (a run counts once)
+   */
+  harmful: number;
+  /**
+   * For an avoid lesson: the do lesson it contradicts
+   */
+  contradicts: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * Last submitted again or found helpful: its age is counted from here
+   */
+  confirmed_at: string;
+  lineage: {
+    /**
+     * Names of near-duplicates merged into it
+     */
+    merged_from: string[];
+    /**
+     * Runs it came from, as the first 16 hex of each run id's SHA-256
+     */
+    run_ids: string[];
+    /**
+     * avoid lessons that contradict it (or the do it contradicts)
+     */
+    contradicted_by: string[];
+  };
+}
+
+export interface LearnedSkillRejectOutput {
+  /**
+   * learned.<task_type>.<hash>
+   */
+  name: string;
+  /**
+   * Only approved lessons reach a model
+   */
+  status: "pending" | "approved" | "rejected";
+  task_type: string;
+  /**
+   * avoid: served as a caution
+   */
+  kind: "do" | "avoid";
+  scope: "tenant" | "project";
+  /**
+   * The project whose sessions see it (null: every session of the tenant)
+   */
+  project: string | null;
+  /**
+   * Depersonalized, as stored
+   */
+  trigger: string;
+  /**
+   * Depersonalized markdown, as stored
+   */
+  body: string;
+  tools: string[];
+  /**
+   * Runs that submitted it or a near-duplicate merged into it
+   */
+  submissions: number;
+  successes: number;
+  failures: number;
+  /**
+   * skill_feedback helpful verdicts (a run counts once)
+   */
+  helpful: number;
+  /**
+   * skill_feedback harmful verdicts (a run counts once)
+   */
+  harmful: number;
+  /**
+   * For an avoid lesson: the do lesson it contradicts
+   */
+  contradicts: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * Last submitted again or found helpful: its age is counted from here
+   */
+  confirmed_at: string;
+  lineage: {
+    /**
+     * Names of near-duplicates merged into it
+     */
+    merged_from: string[];
+    /**
+     * Runs it came from, as the first 16 hex of each run id's SHA-256
+     */
+    run_ids: string[];
+    /**
+     * avoid lessons that contradict it (or the do it contradicts)
+     */
+    contradicted_by: string[];
+  };
+}
+
 /** Every operation's name, in the registry's order. */
 export const OPERATION_NAMES = [
   "session_get",
@@ -2468,6 +2932,8 @@ export const OPERATION_NAMES = [
   "skill_read_file",
   "skill_enable",
   "skill_disable",
+  "skill_learn",
+  "skill_feedback",
   "pack_list",
   "pack_attach",
   "pack_detach",
@@ -2501,6 +2967,8 @@ export interface Operations {
   skill_read_file: { input: SkillReadFileInput; output: SkillReadFileOutput };
   skill_enable: { input: SkillEnableInput; output: SkillEnableOutput };
   skill_disable: { input: SkillDisableInput; output: SkillDisableOutput };
+  skill_learn: { input: SkillLearnInput; output: SkillLearnOutput };
+  skill_feedback: { input: SkillFeedbackInput; output: SkillFeedbackOutput };
   pack_list: { input: PackListInput; output: PackListOutput };
   pack_attach: { input: PackAttachInput; output: PackAttachOutput };
   pack_detach: { input: PackDetachInput; output: PackDetachOutput };
@@ -2682,6 +3150,21 @@ export interface SessionMethods {
    */
   skill_disable(input: SkillDisableInput): Promise<SkillDisableOutput>;
   /**
+   * Submit a lesson from a finished run: depersonalized, then merged into the tenant's learned skills.
+   *
+   * `POST /v1/sessions/{sid}/skill_learn`. Writes to the session; a 503 is not retried.
+   * Errors besides invalid input and auth: `too_many_lessons` (429).
+   */
+  skill_learn(input: SkillLearnInput): Promise<SkillLearnOutput>;
+  /**
+   * Say whether a learned skill a run used helped or harmed: its rank follows its record.
+   *
+   * `POST /v1/sessions/{sid}/skill_feedback`. Writes to the session; safe to repeat, so a 503 is retried once.
+   * @example
+   * await session.skill_feedback({ name: "learned.api.6f1c0a2e", verdict: "helpful" });
+   */
+  skill_feedback(input: SkillFeedbackInput): Promise<SkillFeedbackOutput>;
+  /**
    * Capability packs this session may attach, and whether each is attached.
    *
    * `POST /v1/sessions/{sid}/pack_list`. Reads the session; safe to repeat, so a 503 is retried once.
@@ -2762,6 +3245,23 @@ export const TENANT_ROUTES = {
   upstream_accept: { method: "POST", path: "/v1/upstreams/{name}/accept", body: true, query: false },
   gateway_profile_get: { method: "GET", path: "/v1/gateway/profile", body: false, query: false },
   gateway_profile_put: { method: "PUT", path: "/v1/gateway/profile", body: true, query: false },
+  learned_skills_policy_get: { method: "GET", path: "/v1/learned-skills/policy", body: false, query: false },
+  learned_skills_policy_set: { method: "PUT", path: "/v1/learned-skills/policy", body: true, query: false },
+  learned_skills_list: { method: "GET", path: "/v1/learned-skills", body: false, query: false },
+  learned_skill_get: { method: "GET", path: "/v1/learned-skills/{name}", body: false, query: false },
+  learned_skill_delete: { method: "DELETE", path: "/v1/learned-skills/{name}", body: false, query: false },
+  learned_skill_approve: {
+    method: "POST",
+    path: "/v1/learned-skills/{name}/approve",
+    body: false,
+    query: false,
+  },
+  learned_skill_reject: {
+    method: "POST",
+    path: "/v1/learned-skills/{name}/reject",
+    body: false,
+    query: false,
+  },
 } as const;
 
 /** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
@@ -2892,6 +3392,48 @@ export interface TenantMethods {
    * `PUT /v1/gateway/profile`.
    */
   gateway_profile_put(input: GatewayProfilePutInput): Promise<GatewayProfilePutOutput>;
+  /**
+   * The tenant's policy for learned skills: review mode, half-lives by task type, threshold.
+   *
+   * `GET /v1/learned-skills/policy`.
+   */
+  learned_skills_policy_get(): Promise<LearnedSkillsPolicyGetOutput>;
+  /**
+   * Replace the tenant's policy for learned skills (sessions follow within a minute).
+   *
+   * `PUT /v1/learned-skills/policy`.
+   */
+  learned_skills_policy_set(input: LearnedSkillsPolicySetInput): Promise<LearnedSkillsPolicySetOutput>;
+  /**
+   * Lessons the tenant's runs submitted, pending first, with their counters and lineage.
+   *
+   * `GET /v1/learned-skills`.
+   */
+  learned_skills_list(): Promise<LearnedSkillsListOutput>;
+  /**
+   * One lesson: its text as stored, counters and lineage.
+   *
+   * `GET /v1/learned-skills/{name}`.
+   */
+  learned_skill_get(input: { name: string }): Promise<LearnedSkillGetOutput>;
+  /**
+   * Delete a lesson and its lineage (sessions drop it within a minute).
+   *
+   * `DELETE /v1/learned-skills/{name}`.
+   */
+  learned_skill_delete(input: { name: string }): Promise<LearnedSkillDeleteOutput>;
+  /**
+   * Approve a lesson: sessions of its scope find it within a minute.
+   *
+   * `POST /v1/learned-skills/{name}/approve`.
+   */
+  learned_skill_approve(input: { name: string }): Promise<LearnedSkillApproveOutput>;
+  /**
+   * Reject a lesson: no session serves it (a session that held it drops it within a minute).
+   *
+   * `POST /v1/learned-skills/{name}/reject`.
+   */
+  learned_skill_reject(input: { name: string }): Promise<LearnedSkillRejectOutput>;
 }
 
 /** Every error code Trove answers (`details.field` names the input at fault, where there is one). */
@@ -2930,4 +3472,5 @@ export type TroveErrorCode =
   | "unknown_upstream"
   | "secrets_unconfigured"
   | "invalid_arguments"
+  | "too_many_lessons"
   | "invalid_pack_tools";
