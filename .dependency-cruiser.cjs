@@ -7,11 +7,14 @@
 const FLOORS = [
   {
     name: "entry",
-    path: "^src/(index|session-object|learning-object|catalog-object|analytics-object)\\.ts$|^src/session/",
+    path: "^src/(index|session-object|learning-object|learned-skills-object|catalog-object|analytics-object|upstream-object)\\.ts$|^src/session/",
   },
   { name: "surfaces", path: "^src/(http/|env\\.ts$)" },
   { name: "operations", path: "^src/ops/" },
-  { name: "domains", path: "^src/(tools|skills|packs|state|learning|published|analytics|generated)/" },
+  {
+    name: "domains",
+    path: "^src/(tools|skills|packs|state|learning|lessons|published|analytics|generated|gateway)/",
+  },
   { name: "shared", path: "^src/search/" },
   { name: "base", path: "^src/(db/|(errors|schemas|timeout)\\.ts$)" },
 ];

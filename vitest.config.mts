@@ -1,4 +1,6 @@
+import { mkdirSync } from "node:fs";
 import { cloudflareTest, getRunnerName } from "@cloudflare/vitest-pool-workers";
+import { buildSync } from "esbuild";
 import { configDefaults, defineConfig, type Plugin } from "vitest/config";
 import type { TestProject } from "vitest/node";
 
@@ -92,6 +94,26 @@ function rpcCaller(project: string) {
   };
 }
 
+/**
+ * Upstream MCP servers for the gateway's tests (test/fixtures/mcp-upstream/server.ts), built with
+ * the official SDK: bundled here (the pool runs an auxiliary worker's script as it is), and the
+ * worker under test's outbound fetches go to it, so the gateway reaches them by their https URLs.
+ */
+function mcpUpstream() {
+  const outfile = "node_modules/.cache/trove/mcp-upstream.mjs";
+  mkdirSync("node_modules/.cache/trove", { recursive: true });
+  buildSync({
+    entryPoints: ["test/fixtures/mcp-upstream/server.ts"],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    outfile,
+    logLevel: "error",
+  });
+  return { name: "mcp-upstream", modules: true, scriptPath: outfile, compatibilityDate: "2026-04-01" };
+}
+
 export default defineConfig({
   plugins: [quietDependencySourcemaps()],
   test: {
@@ -110,9 +132,12 @@ export default defineConfig({
                 TROVE_ALLOWED_ORIGINS: "https://console.example",
                 // The tests' own hostname (https://trove.test/…), as an operator lists a deployed one.
                 TROVE_HOSTNAMES: "trove.test",
+                // Seals upstream headers in the gateway's tests (docs/gateway.md, "Secrets").
+                TROVE_SECRETS_KEY: "test-only-secrets-key-0123456789abcdef",
               },
-              serviceBindings: { RPC_CALLER: "rpc-caller" },
-              workers: [rpcCaller("workers")],
+              serviceBindings: { RPC_CALLER: "rpc-caller", MCP_UPSTREAM: "mcp-upstream" },
+              outboundService: "mcp-upstream",
+              workers: [rpcCaller("workers"), mcpUpstream()],
             },
           }),
         ],

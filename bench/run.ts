@@ -234,6 +234,6 @@ in merge batches of 2,500 to stay under the 5 MB body limit; fts queries cycle t
 
 ${http.table}
 
-${loadSection(previous)}${markedSection(previous, "lexicon")}${markedSection(previous, "console")}${quality}`,
+${loadSection(previous)}${markedSection(previous, "gateway")}${markedSection(previous, "lessons")}${markedSection(previous, "lexicon")}${markedSection(previous, "console")}${quality}`,
 );
 console.log("wrote bench/RESULTS.md");

@@ -36,7 +36,9 @@ export async function bundleWorker(
     write: false,
     external: ["cloudflare:*", "node:*"],
     mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
+    // wrangler's own conditions plus "import": the MCP SDK's client needs pkce-challenge, which
+    // exports only under "browser" (for workers) and "node".
+    conditions: ["workerd", "worker", "browser", "import"],
     logLevel: "silent",
   });
   return out.outputFiles[0]?.text ?? "";

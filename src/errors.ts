@@ -63,7 +63,16 @@ export const ERROR_CODES = {
       "The published catalog this session uses was deleted: publish it again, or configure the session without it",
   },
   unsupported_file: { status: 415, meaning: "The file is binary or too large, so its text was not bundled" },
+  unknown_upstream: { status: 404, meaning: "No upstream MCP server of that name (the tenant's)" },
+  secrets_unconfigured: {
+    status: 409,
+    meaning: "Upstream headers need the TROVE_SECRETS_KEY secret, which this deployment does not set",
+  },
   invalid_arguments: { status: 422, meaning: "The call's arguments fail the tool's input_schema" },
+  too_many_lessons: {
+    status: 429,
+    meaning: "The session submitted as many lessons as one session may (docs/learned-skills.md)",
+  },
   invalid_pack_tools: { status: 422, meaning: "A pack's or skill's tools fail the catalog's record schema" },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

@@ -5,7 +5,9 @@ import { createApp } from "./http/app";
 export { AnalyticsObject } from "./analytics-object";
 export { CatalogListObject, CatalogObject } from "./catalog-object";
 export { TroveService } from "./http/rpc";
+export { LearnedSkillsObject } from "./learned-skills-object";
 export { LearningObject } from "./learning-object";
 export { SessionObject } from "./session-object";
+export { UpstreamObject } from "./upstream-object";
 
 export default createApp();

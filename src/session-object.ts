@@ -8,6 +8,8 @@ import type { Env } from "./env";
 import { TroveError } from "./errors";
 import { BUNDLE } from "./generated/packs";
 import type { LearningRpc } from "./learning/learning-rpc";
+import type { LearnedSkillsRpc } from "./lessons/lessons-rpc";
+import { SessionLessons } from "./lessons/session-lessons";
 import type { OpResult, SessionAddress, SessionRpc, StorageCost } from "./ops/dispatch";
 import { renormalizeSession } from "./session/index-text";
 
@@ -46,6 +48,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   readonly learning: SessionLearning;
   readonly published: SessionCatalog;
   readonly analytics: SessionAnalytics;
+  readonly lessons: SessionLessons;
   /** The packs compiled into this build; tests may point a session at another bundle. */
   bundle: Bundle = BUNDLE;
   /** The bundle/tenant/project combination whose packs are loaded, once checked. */
@@ -55,6 +58,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   #eraseRequested = false;
   #flushScheduled = false;
   #learningScheduled = false;
+  #lessonsScheduled = false;
   #tidyScheduled = false;
   /** Whether pairs the tenant's learning object did not take wait in trove_learning_outbox. */
   #outbox: boolean | null = null;
@@ -83,6 +87,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       transaction: (fn) => ctx.storage.transactionSync(fn),
       waitUntil: (promise) => ctx.waitUntil(promise),
     });
+    this.lessons = new SessionLessons(this.sql);
+    this.skills.weighWith((qid) => this.lessons.weight(qid, Date.now()));
     this.#lifetime = new Lifetime({
       sql: this.sql,
       transaction: (fn) => ctx.storage.transactionSync(fn),
@@ -128,6 +134,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.catalogStub(catalog),
       );
       if (op.ranksTools) await this.refreshLearned(now);
+      if (op.servesSkills) await this.refreshLessons(now);
       this.catalog.upkeep.begin();
       const value = this.ctx.storage.transactionSync(() => {
         this.applyCatalog(step, op, ctx);
@@ -173,6 +180,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     } finally {
       this.scheduleEventFlush();
       this.scheduleLearningSend();
+      this.scheduleLessonSend();
       this.scheduleIndexTidy();
       this.#analyticsSender.schedule();
     }
@@ -230,6 +238,75 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       );
     } catch (err) {
       console.error(JSON.stringify({ msg: "learning refresh failed", error: String(err) }));
+    }
+  }
+
+  /** The tenant's learned-skills object, or null when this deployment has none bound. */
+  private lessonsStub(): DurableObjectStub<LearnedSkillsRpc> | null {
+    const ns = this.env.LEARNED_SKILLS;
+    return ns && this.#address.tenant ? ns.get(ns.idFromName(this.#address.tenant)) : null;
+  }
+
+  /**
+   * Brings the session's copy of the tenant's approved lessons up to date when it may be more than
+   * a minute old: one call to the tenant's learned-skills object, bounded by LEARNING_WAIT_MS. A
+   * slow or failed call serves what the session holds and is tried again later.
+   */
+  private async refreshLessons(now: number): Promise<void> {
+    const stub = this.lessonsStub();
+    const project = this.config.get().project_id ?? "";
+    if (!stub || !this.lessons.stale(now, project)) return;
+    const version = this.lessons.version;
+    this.lessons.retryLater(now);
+    const answer = stub.changedSince(version, project);
+    const apply = (changes: Awaited<typeof answer>) => {
+      // The config may have changed while the call was out: its answer is for `project` only.
+      if (
+        !this.#ready ||
+        (this.config.get().project_id ?? "") !== project ||
+        this.lessons.version !== version
+      )
+        return;
+      const allowed = skillPolicy(this.config.get());
+      const changed = this.ctx.storage.transactionSync(() =>
+        this.lessons.apply(changes, allowed, project, now),
+      );
+      if (changed > 0) this.skills.invalidate();
+    };
+    try {
+      apply(await withTimeout(answer, LEARNING_WAIT_MS));
+    } catch (err) {
+      console.error(JSON.stringify({ msg: "learned skills refresh failed", error: String(err) }));
+      // A slow answer still lands, after this response: the next request serves it.
+      this.ctx.waitUntil(answer.then(apply).catch(() => undefined));
+    }
+  }
+
+  /**
+   * Sends queued lessons and feedback to the tenant's object after the response; what it does not
+   * take stays queued for the next send.
+   */
+  private scheduleLessonSend(): void {
+    if (this.#lessonsScheduled || !this.#ready || !this.lessons.hasPending()) return;
+    this.#lessonsScheduled = true;
+    setTimeout(() => {
+      this.#lessonsScheduled = false;
+      this.ctx.waitUntil(this.sendLessons());
+    }, 0);
+  }
+
+  private async sendLessons(): Promise<void> {
+    const stub = this.lessonsStub();
+    if (!stub || !this.#ready || !this.lessons.hasPending()) return;
+    const user = this.config.get().user;
+    const batch = this.lessons.pending(user ? `user:${user}` : `session:${this.#address.sid}`);
+    try {
+      await stub.ingest(batch.lessons, batch.feedback);
+      if (!this.#ready) return;
+      this.ctx.storage.transactionSync(() => this.lessons.acknowledge(batch.last));
+      if (this.lessons.hasPending()) this.scheduleLessonSend();
+    } catch (err) {
+      console.error(JSON.stringify({ msg: "lesson send failed", error: String(err) }));
     }
   }
 
@@ -361,6 +438,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       operations: OPERATIONS,
       storedBytes: () => this.ctx.storage.sql.databaseSize,
       published: () => this.published.held(),
+      lessons: {
+        submitted: () => this.lessons.submitted(),
+        queueLesson: (lesson) => this.lessons.queueLesson(lesson),
+        queueFeedback: (feedback) => this.lessons.queueFeedback(feedback),
+      },
       learning: {
         observeUse: (tool, at) => {
           if (this.learns()) this.learning.observeUse(tool, at);
@@ -419,6 +501,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.learning.reset();
     this.published.reset();
     this.analytics.reset();
+    this.lessons.reset();
     this.#outbox = null;
     this.#ready = false;
   }

@@ -77,6 +77,14 @@ export function readPackConfig(folder: string, file: PackFile | undefined, probl
   };
   if (data.name === undefined && !PACK_NAME.test(folder))
     problems.add("error", source.file, "name", `folder name "${folder}" ${PACK_NAME_RULE}; set name`);
+  // Learned skills are served as the pack `learned` (docs/learned-skills.md): no bundled pack takes it.
+  if (config.name.toLowerCase() === "learned")
+    problems.add(
+      "error",
+      source.file,
+      "name",
+      `"learned" is reserved for the tenant's learned skills; set name`,
+    );
   // Scope decides which ids matter: a tenant pack needs its tenant, a project pack both.
   const scopeLine = source.lineOf(["scope"]);
   if (config.scope !== "global" && config.tenant_id === null)

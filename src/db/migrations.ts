@@ -363,6 +363,27 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 10,
+    name: "learned skills: lessons and feedback to send, the record of lessons held",
+    statements: [
+      // Lessons and feedback the tenant's learned-skills object has not acknowledged (issue 31),
+      // depersonalized before they were queued.
+      `CREATE TABLE trove_lesson_outbox (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL
+      )`,
+      // What ranks a learned skill held in trove_skills (qualified id learned/<name>): its record and age.
+      `CREATE TABLE trove_learned (
+        qid TEXT PRIMARY KEY,
+        task_type TEXT NOT NULL,
+        helpful INTEGER NOT NULL,
+        harmful INTEGER NOT NULL,
+        confirmed_at INTEGER NOT NULL
+      ) WITHOUT ROWID`,
+    ],
+  },
 ];
 
 /** Applies every migration newer than the stored version, each in its own transaction step. */

@@ -15,6 +15,7 @@ import { readInput } from "./body";
 import { consolePage } from "./console";
 import { docsPage } from "./docs-page";
 import { errorResponse, onError } from "./errors";
+import { handleGateway } from "./gateway-endpoint";
 import { checkHost } from "./host";
 import { bundleInfo, VERSION } from "./info";
 import { inspectPage } from "./inspect";
@@ -59,6 +60,7 @@ export function createApp(): Hono<AppEnv> {
 
   // MCP: a browser page on a foreign origin is turned away before its credentials are looked at.
   app.use("/v1/sessions/:sid/mcp", checkOrigin);
+  app.use("/v1/gateway/mcp", checkOrigin);
   const authenticate = async (c: Context<AppEnv>, next: () => Promise<void>) => {
     const auth = await authorize(c.req.header("authorization"), c.env.TROVE_API_KEYS ?? "");
     if (auth.tenant === null) {
@@ -110,6 +112,10 @@ export function createApp(): Hono<AppEnv> {
       { tenant: c.get("tenant"), sid: sessionId(c.req.param("sid")) },
       MAX_BODY_BYTES,
     ),
+  );
+  // The gateway in front of the tenant's upstream MCP servers (docs/gateway.md).
+  app.all("/v1/gateway/mcp", (c) =>
+    handleGateway(c.req.raw, c.env, c.get("tenant"), (promise) => c.executionCtx.waitUntil(promise)),
   );
   // Every operation answers POST /v1/sessions/{sid}/{name} (what the client and MCP use); the
   // session resource also answers GET, PUT and DELETE on its own path.

@@ -72,15 +72,14 @@ export const CONSOLE_SCRIPT = `
   }
   const clearError = () => { ui.error.hidden = true; ui.error.replaceChildren(); };
 
-  /** A tenant route with the bearer key; null for a 404 when \`optional\` (a route this deployment lacks). */
-  async function api(method, path, optional) {
+  /** A tenant route with the bearer key. */
+  async function api(method, path) {
     let res;
     try {
       res = await fetch(path, { method, headers: { authorization: "Bearer " + key }, cache: "no-store", credentials: "omit" });
     } catch (err) {
       throw new ApiError(path, 0, "network_error", "could not reach Trove (" + err.message + ")", null);
     }
-    if (optional && res.status === 404) return null;
     let answer = null;
     try { answer = await res.json(); } catch { answer = null; }
     const e = answer && answer.error;
@@ -225,19 +224,40 @@ export const CONSOLE_SCRIPT = `
 
   async function loadLearning() { renderLearning(await api("GET", "/v1/learning/tools")); }
 
-  /** A list the route answers, whatever its fields: each row's scalar fields as text. */
-  function generic(answer, caption, empty) {
-    const list = Object.values(answer).find((v) => Array.isArray(v)) || [];
-    const cols = [...new Set(list.flatMap((r) => (r && typeof r === "object" ? Object.keys(r) : [])))].slice(0, 8);
-    return table(plural(list.length, "item", "items") + " " + caption, cols,
-      list.map((r) => cols.map((c) => mono(typeof r[c] === "object" ? JSON.stringify(r[c]) : String(r[c])))), empty);
+  /** Learned skills (docs/learned-skills.md): pending first, each with Approve / Reject. */
+  function renderSkills(list) {
+    const rows = list.lessons.map((l) => {
+      const buttons = [];
+      if (l.status !== "approved") buttons.push(h("button", { type: "button", class: "approve", text: "Approve", "aria-label": "Approve " + l.name }));
+      if (l.status !== "rejected") buttons.push(h("button", { type: "button", class: "deny", text: "Reject", "aria-label": "Reject " + l.name }));
+      for (const b of buttons) b.addEventListener("click", () => review(l.name, b.textContent === "Approve" ? "approve" : "reject", buttons));
+      return [mono(l.name), l.status, l.kind, l.trigger, mono(l.body), l.submissions + " / " + l.helpful + " / " + l.harmful,
+        h("td", null, h("div", { class: "actions" }, ...buttons))];
+    });
+    const c = list.counts;
+    section("skills-body", table(c.pending + " waiting for review, " + c.approved + " approved, " + c.rejected + " rejected (mode " + list.policy.mode + ")",
+      ["Name", "Status", "Kind", "Trigger", "Text (as stored)", "Runs / helpful / harmful", "Review"], rows,
+      "No learned skill yet.", "skills-table"));
   }
 
-  /** A section filled from a route only some deployments have (issues 30, 31): hidden when it answers 404. */
-  async function optionalSection(id, path, caption, empty) {
-    const answer = await api("GET", path, true);
-    byId(id).hidden = answer === null;
-    if (answer !== null) section(id + "-body", generic(answer, caption, empty));
+  async function review(name, verdict, buttons) {
+    for (const b of buttons) b.disabled = true;
+    clearError();
+    try {
+      await api("POST", "/v1/learned-skills/" + encodeURIComponent(name) + "/" + verdict);
+      renderSkills(await api("GET", "/v1/learned-skills"));
+      say((verdict === "approve" ? "Approved " : "Rejected ") + name + ".");
+      byId("skills-heading").focus();
+    } catch (err) { for (const b of buttons) b.disabled = false; showError(err); }
+  }
+
+  /** The gateway's upstream MCP servers (docs/gateway.md) and how their last import went. */
+  function renderUpstreams(list) {
+    section("upstreams-body", table(plural(list.upstreams.length, "upstream server", "upstream servers"),
+      ["Upstream", "URL", "Status", "Tools", "Last import", "Last error", "Changes waiting"],
+      list.upstreams.map((u) => [mono(u.name), mono(u.url), u.status, String(u.tools), u.last_import || "never",
+        u.last_error || "", String(u.changes.filter((c) => c.status === "pending").length)]),
+      "No upstream server (PUT /v1/upstreams/{name}).", "upstreams-table"));
   }
 
   function renderCatalogs(list) {
@@ -279,10 +299,9 @@ export const CONSOLE_SCRIPT = `
       renderLearning(learned);
       renderCatalogs(catalogs);
       renderSessions(sessions);
-      await Promise.all([
-        optionalSection("skills", "/v1/learned-skills", "learned skills waiting for review", "No learned skill waits for review."),
-        optionalSection("upstreams", "/v1/upstreams", "upstream servers and their import status", "No upstream server."),
-      ]);
+      const [skills, upstreams] = await Promise.all([api("GET", "/v1/learned-skills"), api("GET", "/v1/upstreams")]);
+      renderSkills(skills);
+      renderUpstreams(upstreams);
       say(done || "Loaded " + a.from + " to " + a.to + " at " + new Date().toLocaleTimeString() + ".");
     } catch (err) {
       ui.console.hidden = true;
@@ -347,9 +366,9 @@ const BODY = `
   <section aria-labelledby="tools-heading"><h2 id="tools-heading">Tools found and used</h2><div id="tools-body"></div></section>
   <section id="tool" aria-labelledby="tool-heading" hidden><h2 id="tool-heading" tabindex="-1">Tool</h2><div id="tool-body"></div></section>
   <section aria-labelledby="learning-heading"><h2 id="learning-heading" tabindex="-1">Learned terms</h2><div id="learning-body"></div></section>
-  <section id="skills" aria-labelledby="skills-heading" hidden><h2 id="skills-heading">Learned skills for review</h2><div id="skills-body"></div></section>
+  <section id="skills" aria-labelledby="skills-heading"><h2 id="skills-heading" tabindex="-1">Learned skills for review</h2><div id="skills-body"></div></section>
   <section aria-labelledby="catalogs-heading"><h2 id="catalogs-heading">Published catalogs</h2><div id="catalogs-body"></div></section>
-  <section id="upstreams" aria-labelledby="upstreams-heading" hidden><h2 id="upstreams-heading">Upstream servers</h2><div id="upstreams-body"></div></section>
+  <section id="upstreams" aria-labelledby="upstreams-heading"><h2 id="upstreams-heading">Upstream servers</h2><div id="upstreams-body"></div></section>
   <section aria-labelledby="sessions-heading"><h2 id="sessions-heading">Recent sessions</h2><div id="sessions-body"></div></section>
 </div>
 </main>

@@ -183,6 +183,83 @@ export const INSPECT_SCRIPT = `
     return answer;
   }
 
+  /** A tenant route (the key's tenant), e.g. the gateway's upstreams; failures as api()'s. */
+  async function tenantApi(method, path, body) {
+    const name = method + " " + path;
+    let res;
+    try {
+      res = await fetch(path, {
+        method,
+        headers: { authorization: "Bearer " + target.key, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store",
+        credentials: "omit",
+      });
+    } catch (err) {
+      throw new ApiError(name, 0, "network_error", "could not reach Trove (" + err.message + ")", null);
+    }
+    let answer = null;
+    try { answer = await res.json(); } catch { answer = null; }
+    const e = answer && answer.error;
+    if (!res.ok && e && typeof e.message === "string") throw new ApiError(name, res.status, String(e.code), e.message, e.details);
+    if (!res.ok || answer === null) throw new ApiError(name, res.status, "http_" + res.status, "unexpected answer (HTTP " + res.status + ")", null);
+    return answer;
+  }
+
+  /** Tools of the tenant's upstream MCP servers that changed after import and wait for acceptance. */
+  function renderUpstreamChanges(upstreams) {
+    const pending = upstreams.flatMap((u) => u.changes.filter((c) => c.status === "pending").map((c) => ({ upstream: u.name, change: c })));
+    const rows = pending.map(({ upstream, change }) => {
+      const accept = h("button", { type: "button", class: "approve", text: "Accept", "aria-label": "Accept the change of " + upstream + " " + change.tool });
+      accept.addEventListener("click", () => acceptChange(upstream, change.tool, accept));
+      return [mono(upstream), mono(change.tool), String(change.before.description || ""), String(change.after.description || ""),
+        change.at, h("td", null, h("div", { class: "actions" }, accept))];
+    });
+    section("upstreams-body", table(plural(pending.length, "changed tool", "changed tools") + " held back until accepted",
+      ["Upstream", "Tool", "Description before", "Description now", "Seen", "Decision"], rows,
+      "No upstream tool waits for acceptance."));
+  }
+
+  async function acceptChange(upstream, tool, button) {
+    button.disabled = true;
+    clearError();
+    try {
+      await tenantApi("POST", "/v1/upstreams/" + encodeURIComponent(upstream) + "/accept", { tools: [tool] });
+      await refresh("Accepted the change of " + upstream + " " + tool + ".");
+      byId("upstreams-heading").focus();
+    } catch (err) {
+      button.disabled = false;
+      showError(err);
+    }
+  }
+
+  function renderLessons(list) {
+    const rows = list.lessons.map((l) => {
+      const buttons = [];
+      if (l.status !== "approved") buttons.push(h("button", { type: "button", class: "approve", text: "Approve", "aria-label": "Approve " + l.name }));
+      if (l.status !== "rejected") buttons.push(h("button", { type: "button", class: "deny", text: "Reject", "aria-label": "Reject " + l.name }));
+      for (const b of buttons) b.addEventListener("click", () => review(l.name, b.textContent === "Approve" ? "approve" : "reject", buttons));
+      return [mono(l.name), h("td", null, h("span", { class: "badge", text: l.status })), l.kind, l.trigger, mono(l.body),
+        l.submissions + " / " + l.helpful + " / " + l.harmful, h("td", null, h("div", { class: "actions" }, ...buttons))];
+    });
+    const c = list.counts;
+    section("lessons-body", table(c.pending + " pending, " + c.approved + " approved, " + c.rejected + " rejected; mode " + list.policy.mode,
+      ["Name", "Status", "Kind", "Trigger", "Body (as stored)", "Runs / helpful / harmful", "Review"], rows, "No learned skills."));
+  }
+
+  async function review(name, verdict, buttons) {
+    for (const b of buttons) b.disabled = true;
+    clearError();
+    try {
+      const lesson = await tenantApi("POST", "/v1/learned-skills/" + encodeURIComponent(name) + "/" + verdict);
+      await refresh((verdict === "approve" ? "Approved " : "Rejected ") + lesson.name + ".");
+      byId("lessons-heading").focus();
+    } catch (err) {
+      for (const b of buttons) b.disabled = false;
+      showError(err);
+    }
+  }
+
   function setBusy(busy) {
     ui.main.setAttribute("aria-busy", String(busy));
     for (const b of [ui.load, ui.refresh]) b.disabled = busy;
@@ -279,9 +356,12 @@ export const INSPECT_SCRIPT = `
     try {
       const st = await api("state", target.run ? { run_id: target.run } : {});
       const found = await api("tool_search", searchInput());
+      const upstreams = await tenantApi("GET", "/v1/upstreams");
       lastState = st;
       renderState(st);
+      renderUpstreamChanges(upstreams.upstreams);
       renderDeferred(found, st);
+      renderLessons(await tenantApi("GET", "/v1/learned-skills"));
       cursor = 0;
       shown = 0;
       ui.events.replaceChildren();
@@ -389,6 +469,11 @@ export const INSPECT_BODY = `
     <div class="fields"><div class="field"><label for="decided-by">Decide as <span class="hint">(optional, recorded as <code>by</code>)</span></label>
       <input id="decided-by" type="text" autocomplete="off"></div></div>
     <div id="approvals-body"></div></section>
+  <section aria-labelledby="upstreams-heading"><h2 id="upstreams-heading" tabindex="-1">Changed upstream tools</h2>
+    <div id="upstreams-body"></div></section>
+  <section aria-labelledby="lessons-heading"><h2 id="lessons-heading" tabindex="-1">Learned skills of the tenant</h2>
+    <p class="hint">Lessons the tenant's runs submitted (<code>GET /v1/learned-skills</code>), pending first: only approved ones reach a model.</p>
+    <div id="lessons-body"></div></section>
   <section aria-labelledby="visible-heading"><h2 id="visible-heading">Visible tools</h2><div id="visible-body"></div></section>
   <section aria-labelledby="deferred-heading"><h2 id="deferred-heading">Deferred tools</h2>
     <form id="deferred-search" class="fields" role="search" aria-label="Search deferred tools">

@@ -263,7 +263,7 @@ export function openApiDocument(): Json {
     tags: [
       { name: "session", description: "The session resource" },
       { name: "tools", description: "Catalog, search, visibility, activation, approvals, context" },
-      { name: "skills", description: "Skills from the bundled packs" },
+      { name: "skills", description: "Skills from the bundled packs and the tenant's learned skills" },
       { name: "packs", description: "Capability packs" },
       { name: "learning", description: "What the tenant's sessions taught its ranking" },
       {
@@ -274,6 +274,15 @@ export function openApiDocument(): Json {
         name: "catalogs",
         description:
           "Tool catalogs the tenant publishes once for all its sessions (a session's config `catalog`)",
+      },
+      {
+        name: "gateway",
+        description:
+          "The tenant's upstream MCP servers and the gateway profile of sessions at /v1/gateway/mcp (docs/gateway.md)",
+      },
+      {
+        name: "learned-skills",
+        description: "Lessons the tenant's runs submitted: review, delete, policy (docs/learned-skills.md)",
       },
       { name: "mcp", description: "Model Context Protocol endpoint" },
       { name: "service", description: "Health" },

@@ -8,12 +8,12 @@ import type { ErrorCode } from "../errors";
 export interface TenantRoute {
   /** The client's method name. */
   name: string;
-  method: "GET" | "PUT" | "DELETE";
+  method: "GET" | "PUT" | "POST" | "DELETE";
   /** OpenAPI form: `{name}` is the one path parameter. */
   path: string;
   summary: string;
   /** Where OpenAPI and /docs file it. */
-  tag: "learning" | "catalogs" | "analytics";
+  tag: "learning" | "catalogs" | "analytics" | "gateway" | "learned-skills";
   /** What `{name}` names and the shape it must have (else a 400 naming `name`). */
   param?: { description: string; pattern: RegExp; what: string };
   /** The JSON body, for routes that take one. */

@@ -7,6 +7,8 @@ import { TroveError, validationError } from "../errors";
 import { ANALYTICS_ROUTES } from "./analytics-routes";
 import { readInput } from "./body";
 import { CATALOG_ROUTES } from "./catalog-routes";
+import { GATEWAY_ROUTES } from "./gateway-routes";
+import { LEARNED_SKILLS_ROUTES } from "./learned-skills-routes";
 import { LEARNING_ROUTES } from "./learning-routes";
 import type { TenantRoute } from "./tenant-route";
 
@@ -18,6 +20,8 @@ export const TENANT_ROUTES: readonly TenantRoute[] = [
   ...LEARNING_ROUTES,
   ...CATALOG_ROUTES,
   ...ANALYTICS_ROUTES,
+  ...GATEWAY_ROUTES,
+  ...LEARNED_SKILLS_ROUTES,
 ];
 
 /** The path parameter, checked against the route's pattern. */

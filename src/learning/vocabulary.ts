@@ -44,8 +44,13 @@ function commonWords(): ReadonlySet<string> {
  * "maria", "tom", "jenna" are names; "mark", "bill", "grace" are words.
  */
 function isFirstName(word: string): boolean {
+  return anyFirstName(word) && !commonWords().has(word);
+}
+
+/** Any common first name, words too ("mark", "grace"): a capitalized one inside a sentence is a name. */
+function anyFirstName(word: string): boolean {
   firstNames ??= new Set([...femaleNames, ...maleNames].map((n) => n.toLowerCase()));
-  return firstNames.has(word) && !commonWords().has(word);
+  return firstNames.has(word);
 }
 
 /**
@@ -114,4 +119,92 @@ export function learnedTerms(request: string, known: (word: string) => boolean):
     if (CLAUSE_END.test(token)) secret = false;
   }
   return out.slice(0, MAX_TERMS_PER_REQUEST);
+}
+
+/** What depersonalization put where it took something out (issue 31): a word of its own kind each. */
+export const MARKS = {
+  name: "[REDACTED_NAME]",
+  id: "[REDACTED_ID]",
+  secret: "[REDACTED_SECRET]",
+  word: "[REDACTED_WORD]",
+} as const;
+
+/** A markdown list marker or heading: structure, not content ("1.", "2)", "-", "##"). */
+const MARKUP = /^(?:\d{1,2}[.)]|[-*+>#]+|\|)$/;
+/** A placeholder redactPii or this function wrote: kept as is, so the result is idempotent. */
+const PLACEHOLDER = /^\[REDACTED_[A-Z]+\]$/;
+
+/**
+ * Lesson text with only what learning may keep (issue 31): the rules of `learnedTerms`, applied to
+ * text that stays text. Personal data and secrets go first (redactPii); then every token is kept
+ * only when it is markup, a tool name the lesson used (`tools`), or made of ordinary or known words;
+ * anything with a digit, an address, a path or a URL becomes [REDACTED_ID], a name (a capitalized
+ * word inside a sentence that is no ordinary word, or a first name, and the surname after it)
+ * [REDACTED_NAME], what follows a credential word to the end of its clause [REDACTED_SECRET], any
+ * other word [REDACTED_WORD]. White space and punctuation around tokens are kept, so the markdown
+ * keeps its shape. Returns the text and how many tokens were replaced.
+ *
+ * @example depersonalize("Ask Jenna Ortiz for the key 4111, then call `crm.lookup`.", new Set(["crm.lookup"]), () => false)
+ * // → "Ask [REDACTED_NAME] [REDACTED_NAME] for the key [REDACTED_ID], then call `crm.lookup`."
+ */
+export function depersonalize(
+  text: string,
+  tools: ReadonlySet<string>,
+  known: (word: string) => boolean,
+): { text: string; replaced: number } {
+  const pii = redactPii(text);
+  let replaced = Object.values(pii.counts).reduce((a, b) => a + b, 0);
+  const lines = pii.text.split("\n").map((line) => {
+    const parts = line.split(/(\s+)/);
+    let secret = false;
+    let afterName = false;
+    let previous: string | undefined;
+    for (let i = 0; i < parts.length; i += 2) {
+      const token = parts[i] as string;
+      if (token === "") continue;
+      const bare = bareToken(token.replaceAll("`", ""));
+      const mark: string | null = secret
+        ? MARKS.secret
+        : judge(token, bare, previous, afterName, tools, known);
+      afterName = mark === MARKS.name && !afterName;
+      if (mark !== null) {
+        replaced++;
+        parts[i] = bare === "" ? mark : token.replace(bare, mark);
+      }
+      if (words(bare).some((w) => CREDENTIAL_WORDS.has(w))) secret = true;
+      if (CLAUSE_END.test(token)) secret = false;
+      previous = token;
+    }
+    return parts.join("");
+  });
+  return { text: lines.join("\n"), replaced };
+}
+
+/** The mark a token gets, or null when it may stay (see depersonalize). */
+function judge(
+  token: string,
+  bare: string,
+  previous: string | undefined,
+  afterName: boolean,
+  tools: ReadonlySet<string>,
+  known: (word: string) => boolean,
+): string | null {
+  if (bare === "" || MARKUP.test(token) || PLACEHOLDER.test(bare) || tools.has(bare)) return null;
+  if (/[\p{N}@/\\]|:\/\//u.test(bare)) return MARKS.id;
+  const parts = words(bare);
+  if (parts.length === 0) return null;
+  const lower = bare.toLowerCase();
+  // After a list marker or a heading mark, a word starts a sentence.
+  const capitalized =
+    previous !== undefined && !MARKUP.test(previous) && /^\p{Lu}/u.test(bare) && !/[.!?:]$/.test(previous);
+  if (parts.length === 1 && isFirstName(lower) && !known(lower)) return MARKS.name;
+  // Capitalized inside a sentence: a name unless an ordinary word that no one is called ("Save").
+  if (capitalized && (!isOrdinaryWord(lower) || anyFirstName(lower) || afterName) && !known(lower))
+    return MARKS.name;
+  if (afterName && !isOrdinaryWord(lower)) return MARKS.name;
+  return parts.every((w) => !TERM.test(w) || isOrdinaryWord(w) || STOPWORDS.has(w) || known(w))
+    ? null
+    : NOT_WORDS.test(bare)
+      ? MARKS.id
+      : MARKS.word;
 }

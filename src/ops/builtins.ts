@@ -59,6 +59,7 @@ function sessionHas(ctx: OpContext): SessionHas {
     enabledSkills: ctx.attachments.skills().length > 0,
     packs: attached.length > 0,
     packsWithTools: ctx.bundle.packs.some((p) => attached.includes(p.name) && p.tools.length > 0),
+    learningTools: config.skills.learning_tools,
   };
 }
 

@@ -138,6 +138,7 @@ export const context = defineOp({
   summary: "The prompt blocks and visible tools to send the model now, in its provider's format",
   tag: "tools",
   writes: false,
+  servesSkills: true,
   input: z
     .strictObject({
       run_id: RunId.optional(),

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { Sql } from "../db/sql";
 import type { ErrorCode } from "../errors";
 import type { SessionLearning } from "../learning/session-learning";
+import type { SessionLessons } from "../lessons/session-lessons";
 import type { AttachmentStore } from "../packs/attachments";
 import type { Bundle } from "../packs/bundle";
 import type { HeldCatalog } from "../published/session-catalog";
@@ -36,6 +37,8 @@ export interface OpContext {
   operations: readonly Operation[];
   /** Learning from use: what the model used after a search, and when the catalog changed. */
   learning: Pick<SessionLearning, "observeUse" | "noteRequest" | "noteActivation" | "catalogChanged">;
+  /** Learned skills: lessons and feedback queued for the tenant, and how many this session sent. */
+  lessons: Pick<SessionLessons, "submitted" | "queueLesson" | "queueFeedback">;
   /** The published catalog whose tools the session holds, and its version (null: none). */
   published(): HeldCatalog | null;
   /** Bytes the session's SQLite database takes (tables, indexes, free pages). */
@@ -55,6 +58,8 @@ export interface SessionHas {
   enabledSkills: boolean;
   packs: boolean;
   packsWithTools: boolean;
+  /** The session offers the model skill_learn and skill_feedback (config skills.learning_tools). */
+  learningTools: boolean;
 }
 
 /** An operation the model itself may call: Trove lists it beside the agent's tools. */
@@ -121,6 +126,11 @@ export interface Operation<
    * call to the tenant's learning object a minute, before the handler's transaction).
    */
   ranksTools?: true;
+  /**
+   * It serves skills: the session first brings its copy of the tenant's approved lessons up to
+   * date (at most one call to the tenant's learned-skills object a minute).
+   */
+  servesSkills?: true;
   /**
    * Runs inside the session object, synchronously, within one storage transaction: a throw rolls
    * back every write, and no other request for the session can interleave.

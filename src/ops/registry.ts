@@ -1,6 +1,7 @@
 // Every operation Trove offers, in one list: HTTP routes (and later MCP, OpenAPI, client) come from it.
 import { approvalDecide, toolActivate, toolDeactivate, toolResolve } from "./activation-ops";
 import { context, events, state } from "./context-ops";
+import { skillFeedback, skillLearn } from "./lesson-ops";
 import type { Operation } from "./operation";
 import { packAttach, packDetach, packEnableTools, packList, packOpenDocs, packReadFile } from "./pack-ops";
 import { sessionConfigure, sessionDelete, sessionGet } from "./session-ops";
@@ -30,6 +31,8 @@ export const OPERATIONS = [
   skillReadFile,
   skillEnable,
   skillDisable,
+  skillLearn,
+  skillFeedback,
   packList,
   packAttach,
   packDetach,

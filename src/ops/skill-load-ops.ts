@@ -128,6 +128,7 @@ export const skillDirectory = defineOp({
   summary: "The bounded <skill_directory> prompt block: pinned skills, then recently used or most used",
   tag: "skills",
   writes: false,
+  servesSkills: true,
   input: z.strictObject({}),
   output: z.object({
     text: z.string().describe("Prompt block for the system prompt; empty when the directory is off"),
@@ -316,6 +317,7 @@ export const skillReadFile = defineOp({
   summary: "Read a file bundled with a skill, a page at a time",
   tag: "skills",
   writes: false,
+  servesSkills: true,
   input: SkillReadFileInput,
   output: z.object({
     skill: z.string().describe("The skill's qualified id"),

@@ -26,6 +26,7 @@ export const skillSearch = defineOp({
   summary: "Find skills by capability (full text), pattern (regex) or exact name",
   tag: "skills",
   writes: false,
+  servesSkills: true,
   input: SkillSearchInput,
   output: z.object({
     skills: z.array(
@@ -35,6 +36,11 @@ export const skillSearch = defineOp({
         title: z.string(),
         trigger: z.string(),
         task_type: z.string().nullable(),
+        origin: z
+          .enum(["pack", "learned"])
+          .describe(
+            "learned: a lesson of the tenant's runs, reviewed (docs/learned-skills.md); pack: bundled",
+          ),
         score: z.number().min(0).max(1),
         relevance: Relevance,
       }),
@@ -57,6 +63,7 @@ export const skillSearch = defineOp({
         {
           ...FIND_TOOLS_LISTED,
           task_type: null,
+          origin: "pack",
           score: 1,
           relevance: 0.5,
         },
@@ -105,6 +112,7 @@ export const skillGet = defineOp({
   summary: "Fetch skills by name or id: the records and a prompt-ready text within max_tokens",
   tag: "skills",
   writes: false,
+  servesSkills: true,
   input: z.strictObject({
     names: z
       .array(z.string().min(1).max(200))
@@ -187,11 +195,12 @@ export const skillList = defineOp({
   summary: "List skills by name with short triggers, a page at a time",
   tag: "skills",
   writes: false,
+  servesSkills: true,
   input: z.strictObject({
     page: z.number().int().min(1).default(1),
     page_size: z.number().int().min(1).max(100).default(20),
     task_type: z.string().max(64).optional(),
-    origin: z.enum(["agent_skills", "penguiflow", "nova"]).optional(),
+    origin: z.enum(["agent_skills", "penguiflow", "nova", "learned"]).optional(),
     pack: z.string().max(64).optional(),
     scope: z.enum(["global", "tenant", "project"]).optional(),
     name: z.string().max(200).optional().describe("Only skills of exactly this name"),

@@ -72,7 +72,8 @@ export interface BundledSkill {
    * the bytes) puts an edit that keeps the size — or of a file too large to store — into content_hash.
    */
   files: { path: string; bytes: number; sha256: string }[];
-  origin: "agent_skills" | "penguiflow" | "nova";
+  /** `learned`: a lesson of the tenant's runs (src/lessons/), never bundled. */
+  origin: "agent_skills" | "penguiflow" | "nova" | "learned";
   /** Tools the skill brings (tools.json in its folder), visible while it is enabled (skill_enable). */
   tools: BundledTool[];
   /** Path of the defining file, relative to the packs directory. */

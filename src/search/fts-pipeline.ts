@@ -58,6 +58,11 @@ export interface FtsIndex<R, C extends R> {
    * a row that does not above a row that reads and matches better with its own fields (issue 27).
    */
   reads?(row: C): boolean;
+  /**
+   * How much a row's text match counts, 1 when omitted: a learned skill's record and age (issue
+   * 31). It scales the match's strength (and so the order), and can only lower relevance.
+   */
+  weight?(row: R): number;
   /** The terms that name the row itself (a tool's name without its namespace): its identity. */
   identity?(row: C): readonly string[];
   /**
@@ -145,12 +150,16 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     new Set(groups.flatMap((g) => [...g.terms, ...g.related])),
     search.stats,
   );
-  const scored = rows.map((row, i) => ({
-    row,
-    strength: boundedRelevance((raw[i]?.score ?? 0) * boost(row) * unasked(i) * (named[i] ?? 1)),
-    // What the row itself matches, whatever the session did before: comparable across sessions.
-    relevance: calibratedRelevance(raw[i] ?? { score: 0, unmatched: 0 }, mass, concepts),
-  }));
+  const scored = rows.map((row, i) => {
+    const weight = index.weight?.(row) ?? 1;
+    return {
+      row,
+      strength: boundedRelevance((raw[i]?.score ?? 0) * boost(row) * unasked(i) * (named[i] ?? 1) * weight),
+      // What the row itself matches, whatever the session did before: comparable across sessions.
+      relevance:
+        calibratedRelevance(raw[i] ?? { score: 0, unmatched: 0 }, mass, concepts) * Math.min(1, weight),
+    };
+  });
   return rankWithExact(index, search, scored);
 }
 

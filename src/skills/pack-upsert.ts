@@ -1,6 +1,6 @@
 // Loads the bundled packs this session may see into its skill store, by content hash.
 import { jsonChunks, type Sql, type SqlValue } from "../db/sql";
-import type { Bundle, BundledPack } from "../packs/bundle";
+import type { Bundle, BundledPack, BundledSkill, SkillIndexFields } from "../packs/bundle";
 import { canonicalJson } from "../search/hash";
 import { skillSearchFields } from "./skill-index";
 
@@ -47,6 +47,41 @@ export function insertSkills(sql: Sql, rows: readonly SqlValue[][]): void {
   );
 }
 
+/** A skill as a trove_skills row (COLUMNS' order). */
+export function skillValues(
+  skill: BundledSkill,
+  scope: string,
+  f: SkillIndexFields,
+  allowed: boolean,
+): SqlValue[] {
+  return [
+    skill.id,
+    skill.name,
+    skill.pack,
+    skill.title,
+    skill.description,
+    skill.trigger,
+    skill.task_type,
+    JSON.stringify(skill.tags),
+    skill.origin,
+    scope,
+    JSON.stringify(skill),
+    skill.content_hash,
+    f.f_name,
+    f.f_title,
+    f.f_tags,
+    f.f_trigger,
+    f.f_description,
+    f.f_body,
+    allowed ? 1 : 0,
+  ];
+}
+
+/** Rewrites stored skills: each row is skillValues and the row id; the update trigger moves them in the index. */
+export function updateSkills(sql: Sql, rows: readonly SqlValue[][]): void {
+  for (const row of rows) sql.run(UPDATE, ...row);
+}
+
 /**
  * Brings the store in line with the bundle for this tenant and project. When the bundle, tenant
  * and project are the ones loaded last, this is one SELECT. Otherwise, in the caller's transaction:
@@ -73,7 +108,7 @@ export function loadPacks(
   const stored = new Map(
     sql
       .all<{ id: number; qid: string; content_hash: string }>(
-        `SELECT id, qid, content_hash FROM trove_skills`,
+        `SELECT id, qid, content_hash FROM trove_skills WHERE origin != 'learned'`,
       )
       .map((r) => [r.qid, r]),
   );
@@ -94,27 +129,7 @@ export function loadPacks(
     if (previous !== undefined && !pack.update_existing) continue;
     if (previous !== undefined) count(skill.pack).updated_count++;
     const f = bundle.index?.[skill.id] ?? skillSearchFields(skill);
-    const values: SqlValue[] = [
-      skill.id,
-      skill.name,
-      skill.pack,
-      skill.title,
-      skill.description,
-      skill.trigger,
-      skill.task_type,
-      JSON.stringify(skill.tags),
-      skill.origin,
-      pack.scope,
-      JSON.stringify(skill),
-      skill.content_hash,
-      f.f_name,
-      f.f_title,
-      f.f_tags,
-      f.f_trigger,
-      f.f_description,
-      f.f_body,
-      allowed(skill.name, skill.id) ? 1 : 0,
-    ];
+    const values = skillValues(skill, pack.scope, f, allowed(skill.name, skill.id));
     if (row === undefined) inserts.push(values);
     else updates.push([...values, row.id]);
   }
@@ -123,8 +138,7 @@ export function loadPacks(
   for (const chunk of jsonChunks(removed)) {
     sql.run(`DELETE FROM trove_skills WHERE id IN (SELECT value FROM json_each(?))`, chunk);
   }
-  // The update trigger moves changed skills in the index.
-  for (const row of updates) sql.run(UPDATE, ...row);
+  updateSkills(sql, updates);
   insertSkills(sql, inserts);
   sql.run(
     `INSERT INTO trove_meta (key, value) VALUES ('skills_loaded', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,

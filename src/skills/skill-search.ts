@@ -23,6 +23,8 @@ export interface SkillHit {
   title: string;
   trigger: string;
   task_type: string | null;
+  /** `learned`: a lesson of the tenant's runs; `pack`: a bundled skill. */
+  origin: "pack" | "learned";
   score: number;
   relevance: number;
 }
@@ -71,7 +73,9 @@ export function searchSkills(sql: Sql, store: SkillStore, request: SkillSearchRe
   const typeFilter = request.task_type ?? null;
   const scored = candidates(sql, store, request, typeFilter);
   const order = rankComparator([]);
+  // A learned skill below its tenant's threshold weighs 0 and is not found at all (FTS weighs the rest).
   const ranked = scored
+    .filter((c) => store.weight(c.qid) > 0)
     .map((c) => ({ ...c, namespace: c.pack }))
     .sort(order)
     .filter((c) => c.relevance >= request.min_relevance)
@@ -82,6 +86,7 @@ export function searchSkills(sql: Sql, store: SkillStore, request: SkillSearchRe
     title: c.title,
     trigger: c.trigger,
     task_type: c.task_type,
+    origin: c.pack === "learned" ? ("learned" as const) : ("pack" as const),
     score: c.score,
     relevance: c.relevance,
   }));
@@ -133,7 +138,9 @@ function fullText(
   taskType: string | null,
   exact: Row[],
 ): Scored[] {
-  return ftsSearch(SKILL_INDEX, {
+  // A learned skill's text match counts by its record and age (src/lessons/lesson.ts lessonWeight).
+  const index = { ...SKILL_INDEX, weight: (r: Row) => store.weight(r.qid) };
+  return ftsSearch(index, {
     query: request.query,
     limit: request.limit,
     exact,

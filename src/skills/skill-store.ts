@@ -53,8 +53,19 @@ export class SkillStore {
   #vocabulary: Map<string, number> | null = null;
   #size: number | null = null;
   #keys: { byQid: Map<string, SkillKey>; byName: Map<string, SkillKey[]> } | null = null;
+  #weigh: (qid: string) => number = () => 1;
 
   constructor(private readonly sql: Sql) {}
+
+  /** How learned skills weigh (src/lessons/session-lessons.ts); pack skills weigh 1. */
+  weighWith(weigh: (qid: string) => number): void {
+    this.#weigh = weigh;
+  }
+
+  /** How much a skill's text match counts in search; 0: it is not served (a lesson sunk below its tenant's threshold). */
+  weight(qid: string): number {
+    return this.#weigh(qid);
+  }
 
   /** Forgets cached statistics and keys; call after the skills change. */
   invalidate(): void {
@@ -133,8 +144,10 @@ export class SkillStore {
   resolve(nameOrId: string, field = "name"): StoredSkill {
     const { byName } = this.keys();
     const ids = nameOrId.includes("/")
-      ? this.idsOf([nameOrId])
-      : (byName.get(nameOrId.toLowerCase()) ?? []).filter((k) => k.allowed).map((k) => k.id);
+      ? this.idsOf([nameOrId].filter((qid) => this.weight(qid) > 0))
+      : (byName.get(nameOrId.toLowerCase()) ?? [])
+          .filter((k) => k.allowed && this.weight(k.qid) > 0)
+          .map((k) => k.id);
     const rows =
       ids.length === 0
         ? []

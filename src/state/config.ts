@@ -86,6 +86,13 @@ export const SessionConfigInput = z.strictObject({
         .boolean()
         .default(true)
         .describe("Redact emails, phone numbers, secrets and URL query strings in rendered skill text"),
+      /** skill_learn and skill_feedback are for the harness (docs/learned-skills.md); a model gets them only when asked. */
+      learning_tools: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)",
+        ),
       directory: z
         .strictObject({
           enabled: z.boolean().default(true).describe("List skill names in the system prompt"),
@@ -102,6 +109,7 @@ export const SessionConfigInput = z.strictObject({
       max_tokens: 2000,
       top_k: 3,
       redact_pii: true,
+      learning_tools: false,
       directory: { enabled: true, max_entries: 30, selection_strategy: "pinned_then_recent" },
     }),
   /**

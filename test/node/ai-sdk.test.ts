@@ -8,7 +8,13 @@ import { generateText, type ModelMessage, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedModel as exampleModel, supportTurn } from "../../examples/ai-sdk";
-import { type TroveStep, troveTools } from "../../packages/ai-sdk/src/index";
+import {
+  learnedSkillsUsed,
+  submitFeedback,
+  submitLesson,
+  type TroveStep,
+  troveTools,
+} from "../../packages/ai-sdk/src/index";
 import { Trove, type TroveSession } from "../../packages/client/src/index";
 import { type RunningWorker, startWorker } from "./worker";
 
@@ -374,5 +380,62 @@ describe("@trove/ai-sdk with generateText", () => {
       '  runs    stripe.refund_payment {"payment_id":"pi_123","amount":2000}',
       "step 1: the model sees tool_search, stripe_refund_payment, weather_now, stripe_get_payment",
     ]);
+  });
+});
+
+describe("@trove/ai-sdk and learned skills", () => {
+  it("submits a run's lesson, and after review a later run that loads it reports it helpful", async () => {
+    const trove = new Trove({ baseUrl: worker.url, apiKey: "key-a" });
+    const { session: first } = await newSession({});
+    const learned = await submitLesson(first, {
+      task_type: "support",
+      trigger: "Refunding a payment the customer disputes",
+      body: "Look the payment up with `stripe.get_payment` before you refund it, and refund the exact amount.",
+      tools: ["stripe.get_payment"],
+      outcome: "success",
+      run_id: "run-1",
+    });
+    expect(learned.name).toMatch(/^learned\.support\.[0-9a-f]{8}$/);
+    let status = "";
+    for (let i = 0; i < 100 && status !== "pending"; i++) {
+      status = await trove.tenant
+        .learned_skill_get({ name: learned.name })
+        .then((l) => l.status)
+        .catch(() => "");
+      if (status !== "pending") await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).toBe("pending");
+    expect((await trove.tenant.learned_skill_approve({ name: learned.name })).status).toBe("approved");
+
+    const { session } = await newSession({});
+    const tools = await troveTools({ session, execute: {} });
+    const model = scriptedModel([
+      () => [{ name: "skill_load", args: { name: learned.name } }],
+      (prompt) => {
+        expect(JSON.stringify(resultsIn(prompt))).toContain("refund the exact amount");
+        return [{ text: "refunded" }];
+      },
+    ]);
+    const result = await generateText({
+      model,
+      tools: tools.tools,
+      prepareStep: tools.prepareStep,
+      stopWhen: stepCountIs(3),
+      prompt: "Refund the disputed payment",
+    });
+    expect(learnedSkillsUsed(result.response.messages)).toEqual([learned.name]);
+    expect(
+      await submitFeedback(session, {
+        messages: result.response.messages,
+        verdict: "helpful",
+        runId: "run-2",
+      }),
+    ).toEqual([learned.name]);
+    let helpful = 0;
+    for (let i = 0; i < 100 && helpful === 0; i++) {
+      helpful = (await trove.tenant.learned_skill_get({ name: learned.name })).helpful;
+      if (helpful === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(helpful).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 // The operator console (issue 32) in real headless Chromium against the real worker: after a
 // scripted traffic of sessions, the counts the page shows (read from the page, not the API), a
-// forget from the page, catalogs, recent sessions linking to /inspect, and that sections for
-// routes this deployment lacks stay hidden. With TROVE_DOCS_SCREENSHOTS=1 it also writes the
+// forget and a learned skill's approval from the page, catalogs, and recent sessions linking to
+// /inspect. With TROVE_DOCS_SCREENSHOTS=1 it also writes the
 // screenshots docs/console.md shows.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -78,8 +78,7 @@ async function openConsole(): Promise<{ page: Page; problems: string[] }> {
   const problems: string[] = [];
   page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
   page.on("console", (msg) => {
-    // The optional routes' 404s are expected (the console hides their sections).
-    if (msg.type() === "error" && !/404/.test(msg.text())) problems.push(`console: ${msg.text()}`);
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
   });
   await page.goto(`${worker.url}/console`);
   await expect.poll(() => page.evaluate("document.documentElement.dataset.ready"), WAIT).toBe("true");
@@ -169,9 +168,9 @@ describe.skipIf(!withBrowser)("the console in headless Chromium", () => {
     const sessions = await rows(page, "sessions-table");
     expect(sessions.map((r) => r.split(" | ")[0]).sort()).toEqual([a, b]);
 
-    // Routes of issues 30 and 31 do not exist on this deployment: their sections stay hidden.
-    expect(await page.locator("#skills").isHidden()).toBe(true);
-    expect(await page.locator("#upstreams").isHidden()).toBe(true);
+    // No lesson was submitted and no upstream added yet: both sections say so.
+    expect(await section(page, "Learned skills for review").textContent()).toContain("No learned skill yet.");
+    expect(await section(page, "Upstream servers").textContent()).toContain("No upstream server");
 
     await shoot(page, "Overview", "console-overview.png");
     await shoot(page, "Over time", "console-charts.png");
@@ -191,6 +190,38 @@ describe.skipIf(!withBrowser)("the console in headless Chromium", () => {
     await page.waitForURL(`${worker.url}/inspect`);
     expect(await page.getByLabel("Session id").inputValue()).toBe(a);
     expect(await page.getByLabel("API key").inputValue()).toBe(KEY);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("approves a learned skill waiting for review from the page", async () => {
+    // A harness submits what a finished run learned; in review mode it waits for an operator.
+    const sid = "console-lesson";
+    await op(sid, "catalog_sync", { tools: TOOLS });
+    const submitted = await op(sid, "skill_learn", {
+      task_type: "triage",
+      trigger: "Filing a bug someone reported in chat",
+      body: "Search the issues first; create one only when none matches, and link the chat message.",
+      tools: ["github.list_issues", "github.create_issue"],
+      outcome: "success",
+      kind: "do",
+    });
+    const name = submitted.name as string;
+    // The session sends it after its response: wait until the tenant holds it.
+    await expect
+      .poll(async () => (await api("GET", `/v1/learned-skills/${name}`)).status, WAIT)
+      .toBe("pending");
+    const { page, problems } = await openConsole();
+    const waiting = await rows(page, "skills-table");
+    expect(waiting).toEqual([
+      expect.stringMatching(new RegExp(`^${name.replaceAll(".", "\\.")} \\| pending \\| do \\| `)),
+    ]);
+    await shoot(page, "Learned skills for review", "console-skills.png");
+    await page.getByRole("button", { name: `Approve ${name}` }).click();
+    await expect.poll(() => page.getByRole("status").textContent(), WAIT).toBe(`Approved ${name}.`);
+    expect((await rows(page, "skills-table"))[0]).toMatch(/ \| approved \| /);
+    // The API agrees, and only approved lessons reach a model.
+    expect((await api("GET", `/v1/learned-skills/${name}`)).status).toBe("approved");
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -126,7 +126,7 @@ function curl(command: string): Promise<Sent> {
 }
 
 /** An MCP Inspector CLI line, sent as the JSON-RPC request it makes. */
-function inspector(command: string): Promise<Sent> {
+async function inspector(command: string): Promise<Sent> {
   const args = words(command);
   const at = (flag: string) => {
     const i = args.indexOf(flag);
@@ -136,15 +136,36 @@ function inspector(command: string): Promise<Sent> {
   const [name, ...value] = (at("--header") as string).split(":");
   const uri = at("--uri");
   const body = { jsonrpc: "2.0", id: 1, method: at("--method"), params: uri ? { uri } : {} };
-  return send(command, url, {
-    method: "POST",
-    headers: {
-      [name as string]: value.join(":").trim(),
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify(body),
-  });
+  const headers: Record<string, string> = {
+    [name as string]: value.join(":").trim(),
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  // The gateway keeps MCP sessions: the CLI initializes first and sends the session's id.
+  if (url.includes("/v1/gateway/mcp")) {
+    const init = await fetch(local(url), {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "docs", version: "1" },
+        },
+      }),
+    });
+    await init.text();
+    headers["mcp-session-id"] = init.headers.get("mcp-session-id") ?? "";
+  }
+  const sent = await send(command, url, { method: "POST", headers, body: JSON.stringify(body) });
+  // An SSE answer (the gateway's): its one JSON-RPC message.
+  if (typeof sent.body === "string" && sent.body.includes("data: ")) {
+    sent.body = JSON.parse(/^data: (.*)$/m.exec(sent.body)?.[1] ?? "null");
+  }
+  return sent;
 }
 
 /** A JSON-RPC request on the worker's MCP endpoint for a session. */

@@ -210,6 +210,41 @@ describe.skipIf(!withBrowser)("the inspector page in headless Chromium", () => {
     await page.close();
   });
 
+  it("lists the tenant's learned skills as stored and approves a pending one", async () => {
+    const sid = `inspect-${crypto.randomUUID()}`;
+    await seedSession(sid);
+    const learned = await op(sid, "skill_learn", {
+      task_type: "api",
+      trigger: "Refunding a payment twice by mistake",
+      body: `Check the refunds of the payment first. Reported by Jenna Ortiz ${XSS}`,
+      outcome: "failure",
+      kind: "avoid",
+    });
+    for (let i = 0; i < 100; i++) {
+      const list = await api("GET", "/v1/learned-skills");
+      if (list.lessons.some((l: { name: string }) => l.name === learned.name)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { page, problems } = await openInspector(sid, KEY);
+    await expect.poll(() => page.getByRole("status").textContent(), WAIT).toContain(`Loaded session ${sid}`);
+    const row = async () =>
+      (await rows(page, "Learned skills of the tenant")).find((r) => r.startsWith(learned.name)) ?? "";
+    expect(await row()).toContain("| pending | avoid | Refunding a payment twice by mistake |");
+    // As stored: depersonalized, and markup stays text.
+    expect(await row()).toContain("Reported by [REDACTED_NAME] [REDACTED_NAME]");
+    expect(await row()).not.toContain("Jenna");
+    expect(await page.locator("img").count()).toBe(0);
+
+    await page.getByRole("button", { name: `Approve ${learned.name}` }).click();
+    await expect
+      .poll(() => page.getByRole("status").textContent(), WAIT)
+      .toContain(`Approved ${learned.name}.`);
+    expect(await row()).toContain("| approved |");
+    expect((await api("GET", `/v1/learned-skills/${learned.name}`)).status).toBe("approved");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("shows the API's error when the key is wrong, and no session data", async () => {
     const sid = `inspect-${crypto.randomUUID()}`;
     await seedSession(sid);

@@ -50,9 +50,11 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Run
     durableObjects: {
       SESSIONS: { className: "SessionObject", useSQLite: true },
       LEARNING: { className: "LearningObject", useSQLite: true },
+      LEARNED_SKILLS: { className: "LearnedSkillsObject", useSQLite: true },
       CATALOGS: { className: "CatalogObject", useSQLite: true },
       CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
       ANALYTICS: { className: "AnalyticsObject", useSQLite: true },
+      UPSTREAMS: { className: "UpstreamObject", useSQLite: true },
     },
     bindings: { TROVE_API_KEYS: options.apiKeys ?? TEST_KEYS, ...options.bindings },
     host: "127.0.0.1",

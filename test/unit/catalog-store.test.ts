@@ -375,10 +375,30 @@ describe("schema", () => {
           "type": "table",
         },
         {
+          "name": "trove_learned",
+          "sql": "CREATE TABLE trove_learned (
+              qid TEXT PRIMARY KEY,
+              task_type TEXT NOT NULL,
+              helpful INTEGER NOT NULL,
+              harmful INTEGER NOT NULL,
+              confirmed_at INTEGER NOT NULL
+            ) WITHOUT ROWID",
+          "type": "table",
+        },
+        {
           "name": "trove_learning_outbox",
           "sql": "CREATE TABLE trove_learning_outbox (
               id INTEGER PRIMARY KEY,
               use TEXT NOT NULL
+            )",
+          "type": "table",
+        },
+        {
+          "name": "trove_lesson_outbox",
+          "sql": "CREATE TABLE trove_lesson_outbox (
+              id INTEGER PRIMARY KEY,
+              kind TEXT NOT NULL,
+              payload TEXT NOT NULL
             )",
           "type": "table",
         },

@@ -812,6 +812,19 @@ describe("what cannot be bundled fails the build", () => {
     expect(messages(fixtures(pack)).errors).toEqual([message]);
   });
 
+  it("no pack takes the name learned skills are served under", () => {
+    const files = [
+      { path: "mine/pack.yaml", content: "name: learned\n" },
+      {
+        path: "mine/tip.skill.json",
+        content: JSON.stringify({ name: "tip", trigger: "Always", steps: ["Do it"] }),
+      },
+    ];
+    expect(messages(files).errors).toEqual([
+      'mine/pack.yaml — name — "learned" is reserved for the tenant\'s learned skills; set name',
+    ]);
+  });
+
   it("a project pack needs both ids, and scope and pack.yaml fields are checked", () => {
     const content = "scope: project\npinned: nope\nextra_key: 1\n";
     expect(messages([{ path: "p/pack.yaml", content }])).toEqual({

@@ -67,6 +67,7 @@ function inGuard<R>(sid: string, fn: (show: (text: string, owner?: string) => st
       skills: obj.skills,
       attachments: obj.attachments,
       learning: obj.learning,
+      lessons: obj.lessons,
       storedBytes: () => 0,
       published: () => null,
       bundle: obj.bundle,

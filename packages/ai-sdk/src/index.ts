@@ -8,6 +8,7 @@ import { Gate, type ToolDispatcher, type ToolImplementation } from "./gate.js";
 import { answersOfThisTurn, foundTools } from "./messages.js";
 
 export type { Refusal, ToolCallContext, ToolDispatcher, ToolImplementation } from "./gate.js";
+export { learnedSkillsUsed, submitFeedback, submitLesson } from "./lessons.js";
 
 export interface TroveToolsOptions {
   /** The Trove session of this conversation: `new Trove({ baseUrl, apiKey }).session(sid)`. */

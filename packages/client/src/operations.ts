@@ -91,6 +91,10 @@ export interface SessionGetOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -264,6 +268,10 @@ export interface SessionConfigureInput {
      * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
      */
     redact_pii?: boolean;
+    /**
+     * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+     */
+    learning_tools?: boolean;
     directory?: {
       /**
        * List skill names in the system prompt
@@ -402,6 +410,10 @@ export interface SessionConfigureOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -917,6 +929,10 @@ export interface StateOutput {
        * Redact emails, phone numbers, secrets and URL query strings in rendered skill text
        */
       redact_pii?: boolean;
+      /**
+       * Offer the model skill_learn and skill_feedback as tools (off: only the harness calls them)
+       */
+      learning_tools?: boolean;
       directory?: {
         /**
          * List skill names in the system prompt
@@ -1104,6 +1120,10 @@ export interface SkillSearchOutput {
     title: string;
     trigger: string;
     task_type: string | null;
+    /**
+     * learned: a lesson of the tenant's runs, reviewed (docs/learned-skills.md); pack: bundled
+     */
+    origin: "pack" | "learned";
     score: number;
     /**
      * How well this result answers the query, comparable across queries: about the chance that it is what was asked for (1 for an exact name)
@@ -1212,7 +1232,7 @@ export interface SkillListInput {
   page?: number;
   page_size?: number;
   task_type?: string;
-  origin?: "agent_skills" | "penguiflow" | "nova";
+  origin?: "agent_skills" | "penguiflow" | "nova" | "learned";
   pack?: string;
   scope?: "global" | "tenant" | "project";
   /**
@@ -1427,6 +1447,93 @@ export interface SkillDisableOutput {
   id: string;
   name: string;
   changed: boolean;
+}
+
+export interface SkillLearnInput {
+  /**
+   * What kind of task the run did: browser, api, code, … (decides how fast the lesson ages)
+   */
+  task_type: string;
+  /**
+   * When the lesson applies, in one sentence
+   */
+  trigger: string;
+  /**
+   * The steps or the rule, in markdown
+   */
+  body: string;
+  /**
+   * Tools the run used for it
+   *
+   * @maxItems 20
+   */
+  tools?: string[];
+  /**
+   * How the run ended
+   */
+  outcome: "success" | "failure";
+  /**
+   * do: a way that works; avoid: a way that fails
+   */
+  kind?: "do" | "avoid";
+  /**
+   * project: only sessions of this session's project see it (tenant when it has none)
+   */
+  scope?: "tenant" | "project";
+  /**
+   * The run it came from, kept in its lineage
+   */
+  run_id?: string;
+}
+
+export interface SkillLearnOutput {
+  /**
+   * learned.<task_type>.<hash>: the lesson's name, unless it merges into an existing one
+   */
+  name: string;
+  /**
+   * Sent to the tenant after the response; GET /v1/learned-skills shows it
+   */
+  queued: true;
+  trigger: {
+    /**
+     * The text as stored: personal data, secrets, ids and unknown words replaced
+     */
+    text: string;
+    /**
+     * Tokens replaced
+     */
+    replaced: number;
+  };
+  body: {
+    /**
+     * The text as stored: personal data, secrets, ids and unknown words replaced
+     */
+    text: string;
+    /**
+     * Tokens replaced
+     */
+    replaced: number;
+  };
+  /**
+   * The tools kept: those this session may use
+   */
+  tools: string[];
+}
+
+export interface SkillFeedbackInput {
+  name: string;
+  verdict: "helpful" | "harmful";
+  /**
+   * The run that used it: a run counts once per lesson
+   */
+  run_id?: string;
+}
+
+export interface SkillFeedbackOutput {
+  name: string;
+  verdict: "helpful" | "harmful";
+  queued: true;
 }
 
 export type PackListInput = Record<string, never>;
@@ -1961,6 +2068,848 @@ export interface AnalyticsToolGetOutput {
   }[];
 }
 
+export interface UpstreamListOutput {
+  upstreams: {
+    name: string;
+    url: string;
+    namespace: string;
+    /**
+     * Whether headers are stored (they are never returned)
+     */
+    has_headers: boolean;
+    timeout_ms: number;
+    /**
+     * ok: the last import worked; error: see last_error
+     */
+    status: "ok" | "error" | "pending";
+    /**
+     * Tools it serves now
+     */
+    tools: number;
+    /**
+     * Tools listed whose names cannot be catalog names
+     */
+    skipped: number;
+    /**
+     * When an import last worked (ISO 8601)
+     */
+    last_import: string | null;
+    /**
+     * Why the last import failed, when it did
+     */
+    last_error: string | null;
+    /**
+     * Tools whose description, schema or hints changed after import, newest first
+     */
+    changes: {
+      id: number;
+      tool: string;
+      at: string;
+      /**
+       * The tool as the upstream described it
+       */
+      before: {
+        [k: string]: unknown;
+      };
+      /**
+       * The tool as the upstream described it
+       */
+      after: {
+        [k: string]: unknown;
+      };
+      /**
+       * pending: held back until accepted (review_changes)
+       */
+      status: "pending" | "accepted";
+    }[];
+  }[];
+}
+
+export interface UpstreamPutInput {
+  /**
+   * The server's Streamable HTTP endpoint: https, public (http only to loopback with TROVE_GATEWAY_DEV)
+   */
+  url: string;
+  /**
+   * Sent with every request to the server (a token): encrypted at rest, never returned
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  /**
+   * Its tools are named <namespace>.<tool>; defaults to the upstream's name
+   */
+  namespace?: string;
+  /**
+   * How long a list or a call may take before it fails
+   */
+  timeout_ms?: number;
+}
+
+export interface UpstreamPutOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface UpstreamGetOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface UpstreamDeleteOutput {
+  deleted: true;
+}
+
+export interface UpstreamRefreshOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface UpstreamAcceptInput {
+  /**
+   * The upstream's tool names to accept; omitted: every pending change
+   *
+   * @maxItems 2000
+   */
+  tools?: string[];
+}
+
+export interface UpstreamAcceptOutput {
+  name: string;
+  url: string;
+  namespace: string;
+  /**
+   * Whether headers are stored (they are never returned)
+   */
+  has_headers: boolean;
+  timeout_ms: number;
+  /**
+   * ok: the last import worked; error: see last_error
+   */
+  status: "ok" | "error" | "pending";
+  /**
+   * Tools it serves now
+   */
+  tools: number;
+  /**
+   * Tools listed whose names cannot be catalog names
+   */
+  skipped: number;
+  /**
+   * When an import last worked (ISO 8601)
+   */
+  last_import: string | null;
+  /**
+   * Why the last import failed, when it did
+   */
+  last_error: string | null;
+  /**
+   * Tools whose description, schema or hints changed after import, newest first
+   */
+  changes: {
+    id: number;
+    tool: string;
+    at: string;
+    /**
+     * The tool as the upstream described it
+     */
+    before: {
+      [k: string]: unknown;
+    };
+    /**
+     * The tool as the upstream described it
+     */
+    after: {
+      [k: string]: unknown;
+    };
+    /**
+     * pending: held back until accepted (review_changes)
+     */
+    status: "pending" | "accepted";
+  }[];
+}
+
+export interface GatewayProfileGetOutput {
+  /**
+   * The upstreams whose tools gateway sessions get; null: every upstream of the tenant
+   */
+  upstreams?: string[] | null;
+  /**
+   * The sessions' policy: allow, deny and approval globs over `<namespace>.<tool>` names
+   */
+  policy?: {
+    /**
+     * Tool names (or namespace-qualified names) the session may use
+     *
+     * @maxItems 200
+     */
+    allow?: string[];
+    /**
+     * Tools that do not exist for this session, in every answer; deny wins over allow
+     *
+     * @maxItems 200
+     */
+    deny?: string[];
+    /**
+     * Tools whose calls need a person's approval (tool_resolve answers needs_approval)
+     *
+     * @maxItems 200
+     */
+    approval?: string[];
+    skills?: {
+      /**
+       * Skill names or <pack>/<name> ids the session may see
+       *
+       * @maxItems 200
+       */
+      allow?: string[];
+      /**
+       * Skills hidden everywhere, as if they did not exist; deny wins
+       *
+       * @maxItems 200
+       */
+      deny?: string[];
+    };
+  };
+  /**
+   * Tools listed in tools/list from the start, not only once found
+   *
+   * @maxItems 200
+   */
+  always_loaded_patterns?: string[];
+  /**
+   * deferred: upstream tools are found with tool_search first; always: every tool is listed
+   */
+  default_loading_mode?: "always" | "deferred";
+  /**
+   * Hold back an upstream tool whose description or schema changed after import until an operator accepts it
+   */
+  review_changes?: boolean;
+}
+
+export interface GatewayProfilePutInput {
+  /**
+   * The upstreams whose tools gateway sessions get; null: every upstream of the tenant
+   */
+  upstreams?: string[] | null;
+  /**
+   * The sessions' policy: allow, deny and approval globs over `<namespace>.<tool>` names
+   */
+  policy?: {
+    /**
+     * Tool names (or namespace-qualified names) the session may use
+     *
+     * @maxItems 200
+     */
+    allow?: string[];
+    /**
+     * Tools that do not exist for this session, in every answer; deny wins over allow
+     *
+     * @maxItems 200
+     */
+    deny?: string[];
+    /**
+     * Tools whose calls need a person's approval (tool_resolve answers needs_approval)
+     *
+     * @maxItems 200
+     */
+    approval?: string[];
+    skills?: {
+      /**
+       * Skill names or <pack>/<name> ids the session may see
+       *
+       * @maxItems 200
+       */
+      allow?: string[];
+      /**
+       * Skills hidden everywhere, as if they did not exist; deny wins
+       *
+       * @maxItems 200
+       */
+      deny?: string[];
+    };
+  };
+  /**
+   * Tools listed in tools/list from the start, not only once found
+   *
+   * @maxItems 200
+   */
+  always_loaded_patterns?: string[];
+  /**
+   * deferred: upstream tools are found with tool_search first; always: every tool is listed
+   */
+  default_loading_mode?: "always" | "deferred";
+  /**
+   * Hold back an upstream tool whose description or schema changed after import until an operator accepts it
+   */
+  review_changes?: boolean;
+}
+
+export interface GatewayProfilePutOutput {
+  /**
+   * The upstreams whose tools gateway sessions get; null: every upstream of the tenant
+   */
+  upstreams?: string[] | null;
+  /**
+   * The sessions' policy: allow, deny and approval globs over `<namespace>.<tool>` names
+   */
+  policy?: {
+    /**
+     * Tool names (or namespace-qualified names) the session may use
+     *
+     * @maxItems 200
+     */
+    allow?: string[];
+    /**
+     * Tools that do not exist for this session, in every answer; deny wins over allow
+     *
+     * @maxItems 200
+     */
+    deny?: string[];
+    /**
+     * Tools whose calls need a person's approval (tool_resolve answers needs_approval)
+     *
+     * @maxItems 200
+     */
+    approval?: string[];
+    skills?: {
+      /**
+       * Skill names or <pack>/<name> ids the session may see
+       *
+       * @maxItems 200
+       */
+      allow?: string[];
+      /**
+       * Skills hidden everywhere, as if they did not exist; deny wins
+       *
+       * @maxItems 200
+       */
+      deny?: string[];
+    };
+  };
+  /**
+   * Tools listed in tools/list from the start, not only once found
+   *
+   * @maxItems 200
+   */
+  always_loaded_patterns?: string[];
+  /**
+   * deferred: upstream tools are found with tool_search first; always: every tool is listed
+   */
+  default_loading_mode?: "always" | "deferred";
+  /**
+   * Hold back an upstream tool whose description or schema changed after import until an operator accepts it
+   */
+  review_changes?: boolean;
+}
+
+export interface LearnedSkillsPolicyGetOutput {
+  /**
+   * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+   */
+  mode: "off" | "review" | "auto";
+  /**
+   * How fast lessons age, by task type; `default` for the others
+   */
+  half_life_days: {
+    [k: string]: number;
+  };
+  /**
+   * Lessons weighing less (record × decay) are not served
+   */
+  min_weight: number;
+}
+
+export interface LearnedSkillsPolicySetInput {
+  /**
+   * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+   */
+  mode: "off" | "review" | "auto";
+  /**
+   * How fast lessons age, by task type; `default` for the others
+   */
+  half_life_days: {
+    [k: string]: number;
+  };
+  /**
+   * Lessons weighing less (record × decay) are not served
+   */
+  min_weight: number;
+}
+
+export interface LearnedSkillsPolicySetOutput {
+  /**
+   * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+   */
+  mode: "off" | "review" | "auto";
+  /**
+   * How fast lessons age, by task type; `default` for the others
+   */
+  half_life_days: {
+    [k: string]: number;
+  };
+  /**
+   * Lessons weighing less (record × decay) are not served
+   */
+  min_weight: number;
+}
+
+export interface LearnedSkillsListOutput {
+  /**
+   * Pending first, then the most recently changed; at most 200
+   */
+  lessons: {
+    /**
+     * learned.<task_type>.<hash>
+     */
+    name: string;
+    /**
+     * Only approved lessons reach a model
+     */
+    status: "pending" | "approved" | "rejected";
+    task_type: string;
+    /**
+     * avoid: served as a caution
+     */
+    kind: "do" | "avoid";
+    scope: "tenant" | "project";
+    /**
+     * The project whose sessions see it (null: every session of the tenant)
+     */
+    project: string | null;
+    /**
+     * Depersonalized, as stored
+     */
+    trigger: string;
+    /**
+     * Depersonalized markdown, as stored
+     */
+    body: string;
+    tools: string[];
+    /**
+     * Runs that submitted it or a near-duplicate merged into it
+     */
+    submissions: number;
+    successes: number;
+    failures: number;
+    /**
+     * skill_feedback helpful verdicts (a run counts once)
+     */
+    helpful: number;
+    /**
+     * skill_feedback harmful verdicts (a run counts once)
+     */
+    harmful: number;
+    /**
+     * For an avoid lesson: the do lesson it contradicts
+     */
+    contradicts: string | null;
+    created_at: string;
+    updated_at: string;
+    /**
+     * Last submitted again or found helpful: its age is counted from here
+     */
+    confirmed_at: string;
+    lineage: {
+      /**
+       * Names of near-duplicates merged into it
+       */
+      merged_from: string[];
+      /**
+       * Runs it came from, as the first 16 hex of each run id's SHA-256
+       */
+      run_ids: string[];
+      /**
+       * avoid lessons that contradict it (or the do it contradicts)
+       */
+      contradicted_by: string[];
+    };
+  }[];
+  counts: {
+    pending: number;
+    approved: number;
+    rejected: number;
+  };
+  /**
+   * Lessons not taken: learning off, or a source over its daily cap
+   */
+  dropped: number;
+  policy: {
+    /**
+     * off: lessons are dropped and none served; review: each waits for approval; auto: approved at once
+     */
+    mode: "off" | "review" | "auto";
+    /**
+     * How fast lessons age, by task type; `default` for the others
+     */
+    half_life_days: {
+      [k: string]: number;
+    };
+    /**
+     * Lessons weighing less (record × decay) are not served
+     */
+    min_weight: number;
+  };
+}
+
+export interface LearnedSkillGetOutput {
+  /**
+   * learned.<task_type>.<hash>
+   */
+  name: string;
+  /**
+   * Only approved lessons reach a model
+   */
+  status: "pending" | "approved" | "rejected";
+  task_type: string;
+  /**
+   * avoid: served as a caution
+   */
+  kind: "do" | "avoid";
+  scope: "tenant" | "project";
+  /**
+   * The project whose sessions see it (null: every session of the tenant)
+   */
+  project: string | null;
+  /**
+   * Depersonalized, as stored
+   */
+  trigger: string;
+  /**
+   * Depersonalized markdown, as stored
+   */
+  body: string;
+  tools: string[];
+  /**
+   * Runs that submitted it or a near-duplicate merged into it
+   */
+  submissions: number;
+  successes: number;
+  failures: number;
+  /**
+   * skill_feedback helpful verdicts (a run counts once)
+   */
+  helpful: number;
+  /**
+   * skill_feedback harmful verdicts (a run counts once)
+   */
+  harmful: number;
+  /**
+   * For an avoid lesson: the do lesson it contradicts
+   */
+  contradicts: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * Last submitted again or found helpful: its age is counted from here
+   */
+  confirmed_at: string;
+  lineage: {
+    /**
+     * Names of near-duplicates merged into it
+     */
+    merged_from: string[];
+    /**
+     * Runs it came from, as the first 16 hex of each run id's SHA-256
+     */
+    run_ids: string[];
+    /**
+     * avoid lessons that contradict it (or the do it contradicts)
+     */
+    contradicted_by: string[];
+  };
+}
+
+export interface LearnedSkillDeleteOutput {
+  deleted: boolean;
+}
+
+export interface LearnedSkillApproveOutput {
+  /**
+   * learned.<task_type>.<hash>
+   */
+  name: string;
+  /**
+   * Only approved lessons reach a model
+   */
+  status: "pending" | "approved" | "rejected";
+  task_type: string;
+  /**
+   * avoid: served as a caution
+   */
+  kind: "do" | "avoid";
+  scope: "tenant" | "project";
+  /**
+   * The project whose sessions see it (null: every session of the tenant)
+   */
+  project: string | null;
+  /**
+   * Depersonalized, as stored
+   */
+  trigger: string;
+  /**
+   * Depersonalized markdown, as stored
+   */
+  body: string;
+  tools: string[];
+  /**
+   * Runs that submitted it or a near-duplicate merged into it
+   */
+  submissions: number;
+  successes: number;
+  failures: number;
+  /**
+   * skill_feedback helpful verdicts (a run counts once)
+   */
+  helpful: number;
+  /**
+   * skill_feedback harmful verdicts (a run counts once)
+   */
+  harmful: number;
+  /**
+   * For an avoid lesson: the do lesson it contradicts
+   */
+  contradicts: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * Last submitted again or found helpful: its age is counted from here
+   */
+  confirmed_at: string;
+  lineage: {
+    /**
+     * Names of near-duplicates merged into it
+     */
+    merged_from: string[];
+    /**
+     * Runs it came from, as the first 16 hex of each run id's SHA-256
+     */
+    run_ids: string[];
+    /**
+     * avoid lessons that contradict it (or the do it contradicts)
+     */
+    contradicted_by: string[];
+  };
+}
+
+export interface LearnedSkillRejectOutput {
+  /**
+   * learned.<task_type>.<hash>
+   */
+  name: string;
+  /**
+   * Only approved lessons reach a model
+   */
+  status: "pending" | "approved" | "rejected";
+  task_type: string;
+  /**
+   * avoid: served as a caution
+   */
+  kind: "do" | "avoid";
+  scope: "tenant" | "project";
+  /**
+   * The project whose sessions see it (null: every session of the tenant)
+   */
+  project: string | null;
+  /**
+   * Depersonalized, as stored
+   */
+  trigger: string;
+  /**
+   * Depersonalized markdown, as stored
+   */
+  body: string;
+  tools: string[];
+  /**
+   * Runs that submitted it or a near-duplicate merged into it
+   */
+  submissions: number;
+  successes: number;
+  failures: number;
+  /**
+   * skill_feedback helpful verdicts (a run counts once)
+   */
+  helpful: number;
+  /**
+   * skill_feedback harmful verdicts (a run counts once)
+   */
+  harmful: number;
+  /**
+   * For an avoid lesson: the do lesson it contradicts
+   */
+  contradicts: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * Last submitted again or found helpful: its age is counted from here
+   */
+  confirmed_at: string;
+  lineage: {
+    /**
+     * Names of near-duplicates merged into it
+     */
+    merged_from: string[];
+    /**
+     * Runs it came from, as the first 16 hex of each run id's SHA-256
+     */
+    run_ids: string[];
+    /**
+     * avoid lessons that contradict it (or the do it contradicts)
+     */
+    contradicted_by: string[];
+  };
+}
+
 /** Every operation's name, in the registry's order. */
 export const OPERATION_NAMES = [
   "session_get",
@@ -1983,6 +2932,8 @@ export const OPERATION_NAMES = [
   "skill_read_file",
   "skill_enable",
   "skill_disable",
+  "skill_learn",
+  "skill_feedback",
   "pack_list",
   "pack_attach",
   "pack_detach",
@@ -2016,6 +2967,8 @@ export interface Operations {
   skill_read_file: { input: SkillReadFileInput; output: SkillReadFileOutput };
   skill_enable: { input: SkillEnableInput; output: SkillEnableOutput };
   skill_disable: { input: SkillDisableInput; output: SkillDisableOutput };
+  skill_learn: { input: SkillLearnInput; output: SkillLearnOutput };
+  skill_feedback: { input: SkillFeedbackInput; output: SkillFeedbackOutput };
   pack_list: { input: PackListInput; output: PackListOutput };
   pack_attach: { input: PackAttachInput; output: PackAttachOutput };
   pack_detach: { input: PackDetachInput; output: PackDetachOutput };
@@ -2197,6 +3150,21 @@ export interface SessionMethods {
    */
   skill_disable(input: SkillDisableInput): Promise<SkillDisableOutput>;
   /**
+   * Submit a lesson from a finished run: depersonalized, then merged into the tenant's learned skills.
+   *
+   * `POST /v1/sessions/{sid}/skill_learn`. Writes to the session; a 503 is not retried.
+   * Errors besides invalid input and auth: `too_many_lessons` (429).
+   */
+  skill_learn(input: SkillLearnInput): Promise<SkillLearnOutput>;
+  /**
+   * Say whether a learned skill a run used helped or harmed: its rank follows its record.
+   *
+   * `POST /v1/sessions/{sid}/skill_feedback`. Writes to the session; safe to repeat, so a 503 is retried once.
+   * @example
+   * await session.skill_feedback({ name: "learned.api.6f1c0a2e", verdict: "helpful" });
+   */
+  skill_feedback(input: SkillFeedbackInput): Promise<SkillFeedbackOutput>;
+  /**
    * Capability packs this session may attach, and whether each is attached.
    *
    * `POST /v1/sessions/{sid}/pack_list`. Reads the session; safe to repeat, so a 503 is retried once.
@@ -2269,6 +3237,31 @@ export const TENANT_ROUTES = {
   analytics_get: { method: "GET", path: "/v1/analytics", body: false, query: true },
   analytics_tools: { method: "GET", path: "/v1/analytics/tools", body: false, query: true },
   analytics_tool_get: { method: "GET", path: "/v1/analytics/tools/{name}", body: false, query: true },
+  upstream_list: { method: "GET", path: "/v1/upstreams", body: false, query: false },
+  upstream_put: { method: "PUT", path: "/v1/upstreams/{name}", body: true, query: false },
+  upstream_get: { method: "GET", path: "/v1/upstreams/{name}", body: false, query: false },
+  upstream_delete: { method: "DELETE", path: "/v1/upstreams/{name}", body: false, query: false },
+  upstream_refresh: { method: "POST", path: "/v1/upstreams/{name}/refresh", body: false, query: false },
+  upstream_accept: { method: "POST", path: "/v1/upstreams/{name}/accept", body: true, query: false },
+  gateway_profile_get: { method: "GET", path: "/v1/gateway/profile", body: false, query: false },
+  gateway_profile_put: { method: "PUT", path: "/v1/gateway/profile", body: true, query: false },
+  learned_skills_policy_get: { method: "GET", path: "/v1/learned-skills/policy", body: false, query: false },
+  learned_skills_policy_set: { method: "PUT", path: "/v1/learned-skills/policy", body: true, query: false },
+  learned_skills_list: { method: "GET", path: "/v1/learned-skills", body: false, query: false },
+  learned_skill_get: { method: "GET", path: "/v1/learned-skills/{name}", body: false, query: false },
+  learned_skill_delete: { method: "DELETE", path: "/v1/learned-skills/{name}", body: false, query: false },
+  learned_skill_approve: {
+    method: "POST",
+    path: "/v1/learned-skills/{name}/approve",
+    body: false,
+    query: false,
+  },
+  learned_skill_reject: {
+    method: "POST",
+    path: "/v1/learned-skills/{name}/reject",
+    body: false,
+    query: false,
+  },
 } as const;
 
 /** The tenant's methods: its published catalogs, what its sessions taught the ranking. */
@@ -2351,6 +3344,96 @@ export interface TenantMethods {
    * `GET /v1/analytics/tools/{name}`.
    */
   analytics_tool_get(input: { name: string } & AnalyticsToolGetQuery): Promise<AnalyticsToolGetOutput>;
+  /**
+   * The tenant's upstream MCP servers: status, tool count, last import and last error of each.
+   *
+   * `GET /v1/upstreams`.
+   */
+  upstream_list(): Promise<UpstreamListOutput>;
+  /**
+   * Add or replace an upstream MCP server: Trove lists its tools and publishes them as the catalog of that name.
+   *
+   * `PUT /v1/upstreams/{name}`.
+   */
+  upstream_put(input: { name: string } & UpstreamPutInput): Promise<UpstreamPutOutput>;
+  /**
+   * One upstream: status, tool count, last import, last error and changes seen (never its headers).
+   *
+   * `GET /v1/upstreams/{name}`.
+   */
+  upstream_get(input: { name: string }): Promise<UpstreamGetOutput>;
+  /**
+   * Remove an upstream, its sealed headers and its catalog.
+   *
+   * `DELETE /v1/upstreams/{name}`.
+   */
+  upstream_delete(input: { name: string }): Promise<UpstreamDeleteOutput>;
+  /**
+   * Import the upstream's tools again now (an alarm also does, every hour).
+   *
+   * `POST /v1/upstreams/{name}/refresh`.
+   */
+  upstream_refresh(input: { name: string }): Promise<UpstreamRefreshOutput>;
+  /**
+   * Accept changed tools held back for review (review_changes), so that sessions get them again.
+   *
+   * `POST /v1/upstreams/{name}/accept`.
+   */
+  upstream_accept(input: { name: string } & UpstreamAcceptInput): Promise<UpstreamAcceptOutput>;
+  /**
+   * The gateway profile: which upstreams, the policy, always-loaded tools and loading mode of gateway sessions.
+   *
+   * `GET /v1/gateway/profile`.
+   */
+  gateway_profile_get(): Promise<GatewayProfileGetOutput>;
+  /**
+   * Replace the gateway profile (omitted fields take their defaults); new gateway sessions use it.
+   *
+   * `PUT /v1/gateway/profile`.
+   */
+  gateway_profile_put(input: GatewayProfilePutInput): Promise<GatewayProfilePutOutput>;
+  /**
+   * The tenant's policy for learned skills: review mode, half-lives by task type, threshold.
+   *
+   * `GET /v1/learned-skills/policy`.
+   */
+  learned_skills_policy_get(): Promise<LearnedSkillsPolicyGetOutput>;
+  /**
+   * Replace the tenant's policy for learned skills (sessions follow within a minute).
+   *
+   * `PUT /v1/learned-skills/policy`.
+   */
+  learned_skills_policy_set(input: LearnedSkillsPolicySetInput): Promise<LearnedSkillsPolicySetOutput>;
+  /**
+   * Lessons the tenant's runs submitted, pending first, with their counters and lineage.
+   *
+   * `GET /v1/learned-skills`.
+   */
+  learned_skills_list(): Promise<LearnedSkillsListOutput>;
+  /**
+   * One lesson: its text as stored, counters and lineage.
+   *
+   * `GET /v1/learned-skills/{name}`.
+   */
+  learned_skill_get(input: { name: string }): Promise<LearnedSkillGetOutput>;
+  /**
+   * Delete a lesson and its lineage (sessions drop it within a minute).
+   *
+   * `DELETE /v1/learned-skills/{name}`.
+   */
+  learned_skill_delete(input: { name: string }): Promise<LearnedSkillDeleteOutput>;
+  /**
+   * Approve a lesson: sessions of its scope find it within a minute.
+   *
+   * `POST /v1/learned-skills/{name}/approve`.
+   */
+  learned_skill_approve(input: { name: string }): Promise<LearnedSkillApproveOutput>;
+  /**
+   * Reject a lesson: no session serves it (a session that held it drops it within a minute).
+   *
+   * `POST /v1/learned-skills/{name}/reject`.
+   */
+  learned_skill_reject(input: { name: string }): Promise<LearnedSkillRejectOutput>;
 }
 
 /** Every error code Trove answers (`details.field` names the input at fault, where there is one). */
@@ -2386,5 +3469,8 @@ export type TroveErrorCode =
   | "unknown_catalog"
   | "catalog_deleted"
   | "unsupported_file"
+  | "unknown_upstream"
+  | "secrets_unconfigured"
   | "invalid_arguments"
+  | "too_many_lessons"
   | "invalid_pack_tools";
