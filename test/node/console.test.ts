@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LoopbackUpstream, serveUpstream } from "../fixtures/mcp-upstream/node-server";
 import { browserRequired, findChromium, launchChromium } from "./browser";
 import { type RunningWorker, startWorker } from "./worker";
 
@@ -18,14 +19,20 @@ const DOCS = fileURLToPath(new URL("../../docs/", import.meta.url));
 
 let worker: RunningWorker;
 let browser: Browser;
+/** An MCP server (the official SDK's) on loopback, for the gateway's upstream section. */
+let upstream: LoopbackUpstream;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  worker = await startWorker();
+  upstream = await serveUpstream();
+  worker = await startWorker({
+    bindings: { TROVE_GATEWAY_DEV: "1", TROVE_SECRETS_KEY: "console-test-secrets-key-0123456789" },
+  });
 });
 
 afterAll(async () => {
   await worker?.dispose();
+  upstream?.close();
 });
 
 async function api(method: string, path: string, body?: unknown, key = KEY): Promise<any> {
@@ -222,6 +229,21 @@ describe.skipIf(!withBrowser)("the console in headless Chromium", () => {
     expect((await rows(page, "skills-table"))[0]).toMatch(/ \| approved \| /);
     // The API agrees, and only approved lessons reach a model.
     expect((await api("GET", `/v1/learned-skills/${name}`)).status).toBe("approved");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the gateway's upstream servers and how their import went", async () => {
+    await api("PUT", "/v1/upstreams/local", { url: `${upstream.url}/tools/mcp` });
+    const { page, problems } = await openConsole();
+    expect(await rows(page, "upstreams-table")).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^local \\| ${upstream.url.replaceAll(".", "\\.")}/tools/mcp \\| ok \\| 55 \\| \\S+ \\|  \\| 0$`,
+        ),
+      ),
+    ]);
+    await shoot(page, "Upstream servers", "console-upstreams.png");
     expect(problems).toEqual([]);
     await page.close();
   });
