@@ -4,6 +4,8 @@
 // policy, so a skill the session may not see answers exactly as one that does not exist.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { z } from "zod";
+import { lessonAgentName, lessonNameOfAgentName } from "../lessons/lesson";
+import { LEARNED_PACK } from "../lessons/session-lessons";
 import type { OpResult } from "../ops/dispatch";
 import type { Operation } from "../ops/operation";
 import { skillReadFile } from "../ops/skill-load-ops";
@@ -59,14 +61,27 @@ function parseSkillUri(uri: string): { id: string; pack: string; name: string; p
       return segment;
     }
   };
-  const [pack, name, ...rest] = uri.slice("skill://".length).split("/").map(decode);
-  if (!pack || !name) return null;
+  const [pack, segment, ...rest] = uri.slice("skill://".length).split("/").map(decode);
+  if (!pack || !segment) return null;
+  // A learned skill's segment is its name as Agent Skills allow one (skillPath).
+  const name = pack === LEARNED_PACK ? lessonNameOfAgentName(segment) : segment;
+  if (name === null) return null;
   return { id: `${pack}/${name}`, pack, name, path: rest.join("/") };
+}
+
+/**
+ * Where a skill is served: `<pack>/<name>`, its qualified id, except that a learned skill's name
+ * (`learned.<type>.<hash>`) is written as Agent Skills allow a name, since the extension requires
+ * the last segment to be the frontmatter's name (SEP-2640 "Resource Mapping").
+ */
+function skillPath(id: string): string {
+  const name = id.slice(LEARNED_PACK.length + 1);
+  return id.startsWith(`${LEARNED_PACK}/`) ? `${LEARNED_PACK}/${lessonAgentName(name) ?? name}` : id;
 }
 
 /** A Skill entry (SEP-2640 "Skill Entries") from Trove's manifest: digests as `sha256:<hex>`. */
 function entryOf(id: string, manifest: Manifest) {
-  const root = `skill://${id}`;
+  const root = `skill://${skillPath(id)}`;
   return {
     uri: `${root}/SKILL.md`,
     frontmatter: manifest.frontmatter,
@@ -80,7 +95,8 @@ function entryOf(id: string, manifest: Manifest) {
 
 /** The manifest of the skill `id`, when the session can see it and the extension serves it. */
 async function manifestOf(kit: McpKit, target: { id: string; pack: string; name: string }) {
-  const args = { pack: target.pack, name: target.name, origin: "agent_skills", manifest: true, page_size: 1 };
+  const origin = target.pack === LEARNED_PACK ? "learned" : "agent_skills";
+  const args = { pack: target.pack, name: target.name, origin, manifest: true, page_size: 1 };
   const result = await kit.run(skillList as Operation, args);
   if (!result.ok) return null;
   const skill = (result.value as SkillListOutput).skills[0];
@@ -111,7 +127,9 @@ export function registerSkillsExtension(server: Server, kit: McpKit): void {
     const cursor = request.params?.cursor;
     const page = pageOf(cursor);
     if (page === null) throw kit.error(INVALID_PARAMS, "Invalid cursor", { cursor });
-    const args = { page, page_size: SKILLS_PER_PAGE, origin: "agent_skills", manifest: true };
+    // Every skill the session sees: Agent Skills and learned skills have a manifest, other
+    // formats none (a page may then hold fewer entries than SKILLS_PER_PAGE).
+    const args = { page, page_size: SKILLS_PER_PAGE, manifest: true };
     const result = await kit.run(skillList as Operation, args);
     if (!result.ok) throw kit.error(INVALID_PARAMS, result.error.message, { error: result.error });
     const { skills, total } = result.value as SkillListOutput;
@@ -154,7 +172,7 @@ export function registerSkillsExtension(server: Server, kit: McpKit): void {
 
 /** The direct children of `dir` ("" for the skill's folder), files and subdirectories, by name. */
 function directoryChildren(id: string, dir: string, manifest: Manifest) {
-  const root = `skill://${id}`;
+  const root = `skill://${skillPath(id)}`;
   const prefix = dir === "" ? "" : `${dir}/`;
   const children = new Map<string, { uri: string; name: string; mimeType: string; size?: number }>();
   for (const file of manifest.files) {

@@ -6,15 +6,39 @@ import { documentTerms } from "../search/text";
 import { TOOL_NAME } from "../tools/tool-record";
 
 /** A task type as lessons name it: `browser`, `api`, `code_review`. */
-export const TASK_TYPE = /^[a-z][a-z0-9_]{0,31}$/;
+export const TASK_TYPE = /^(?=.{1,32}$)[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 /** `learned.<task_type>.<8 hex>`: the name every lesson gets (Penguiflow RFC v0.3 §3.2). */
 export const LESSON_NAME = /^learned\.[a-z][a-z0-9_]{0,31}\.[0-9a-f]{8}$/;
+
+/**
+ * A lesson's name as the Agent Skills specification allows a skill's name (lower case letters,
+ * digits and single hyphens), which the MCP Skills extension requires of the last segment of a
+ * skill's URI: `learned.deploy_web.1a2b3c4d` → `learned-deploy-web-1a2b3c4d`. Null for a name whose
+ * task type does not map one to one (a double or trailing `_`, allowed before task types were
+ * checked for it).
+ */
+export function lessonAgentName(name: string): string | null {
+  const [, type, hash] = /^learned\.([a-z0-9_]+)\.([0-9a-f]{8})$/.exec(name) ?? [];
+  if (!type || !hash || !TASK_TYPE.test(type)) return null;
+  return `learned-${type.replaceAll("_", "-")}-${hash}`;
+}
+
+/** The lesson named `agentName` by lessonAgentName, or null when it names none. */
+export function lessonNameOfAgentName(agentName: string): string | null {
+  const [, type, hash] = /^learned-([a-z0-9-]+)-([0-9a-f]{8})$/.exec(agentName) ?? [];
+  if (!type || !hash) return null;
+  const name = `learned.${type.replaceAll("-", "_")}.${hash}`;
+  return lessonAgentName(name) === agentName ? name : null;
+}
 
 /** What a finished run submits (skill_learn's input). */
 export const LessonInput = z.strictObject({
   task_type: z
     .string()
-    .regex(TASK_TYPE, "lower case letters, digits and _, starting with a letter, at most 32")
+    .regex(
+      TASK_TYPE,
+      "lower case letters and digits, words joined by single _, starting with a letter, at most 32",
+    )
     .describe("What kind of task the run did: browser, api, code, … (decides how fast the lesson ages)"),
   trigger: z.string().trim().min(3).max(300).describe("When the lesson applies, in one sentence"),
   body: z.string().trim().min(3).max(4000).describe("The steps or the rule, in markdown"),

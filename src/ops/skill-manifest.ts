@@ -3,7 +3,9 @@
 // its body as this session may see it, and the size and SHA-256 of every file as served, so a host
 // can check each read against the entry (issue 14).
 import { createHash } from "node:crypto";
+import { stringify } from "yaml";
 import { z } from "zod";
+import { lessonAgentName } from "../lessons/lesson";
 import type { Bundle, BundledSkill, BundledSkillMd } from "../packs/bundle";
 import { mimeOf } from "../packs/file-pages";
 import { canonicalJson } from "../search/hash";
@@ -131,6 +133,7 @@ export function skillManifest(
   skill: BundledSkill,
   withText: boolean,
 ): SkillManifest | null {
+  if (skill.origin === "learned") return learnedManifest(guard, skill, withText);
   const md = bundle.skillMd?.[skill.id];
   if (skill.origin !== "agent_skills" || !md || md.content_hash !== skill.content_hash) return null;
   const served = servedSkillMd(guard, skill, md);
@@ -141,6 +144,28 @@ export function skillManifest(
       ...skill.files.map((file) => servedFile(guard, bundle, skill, file)),
     ],
     ...(withText ? { skill_md: served.text } : {}),
+  };
+}
+
+/**
+ * A learned skill (an approved lesson) as an Agent Skill of one file: its name as the Agent Skills
+ * specification allows one, its trigger as the description, the lesson's own name and kind in
+ * `metadata`, and its text guarded as skill_get serves it (an `avoid` lesson reads as a caution).
+ */
+function learnedManifest(guard: TextGuard, skill: BundledSkill, withText: boolean): SkillManifest | null {
+  const name = lessonAgentName(skill.name);
+  if (name === null) return null;
+  const owner = { skill };
+  const frontmatter = {
+    name,
+    description: guard.text(skill.trigger, owner),
+    metadata: { "trove-name": skill.name, kind: skill.tags.includes("avoid") ? "avoid" : "do" },
+  };
+  const text = `---\n${stringify(frontmatter)}---\n\n${guard.text(skill.body ?? "", owner)}\n`;
+  return {
+    frontmatter,
+    files: [{ path: "SKILL.md", ...digestOf(text) }],
+    ...(withText ? { skill_md: text } : {}),
   };
 }
 

@@ -286,38 +286,31 @@ function requestEnd(query: string): number {
 }
 
 const MODALS = wordSet("modals");
-/** Subjects whose modal verb is the request itself: "I can't find …", "can you …". */
-const ASKING = wordSet("asking");
 
 /**
- * Where a query's words say what someone else can or will do: the verb after a third party's modal
- * ("a link folks can click", "so she can leave comments"). It describes, it does not ask.
+ * Where a query's words say what someone can or will do: the verb after a modal that follows a
+ * word ("a link folks can click", "so she can leave comments"). It describes, it does not ask.
  */
 function describedWords(all: readonly string[]): Set<number> {
   const out = new Set<number>();
   for (let i = 1; i + 1 < all.length; i++) {
-    const subject = all[i - 1] as string;
-    if (!MODALS.has(all[i] as string) || ASKING.has(subject) || NO_SUBJECT.has(subject)) continue;
+    if (!MODALS.has(all[i] as string)) continue;
     if (!STOPWORDS.has(all[i + 1] as string)) out.add(i + 1);
   }
   return out;
 }
 
 const COPULAS = wordSet("copulas");
-/** Words that ask rather than name a subject before a copula: "what is", "are there". */
-const NO_SUBJECT = wordSet("no_subject");
-const DEGREE = wordSet("degree");
 
 /**
- * Where a query's words say what state something is in: the word after a subject's copula ("which
- * pull requests are still open", "the build is green", "statements are executing").
+ * Where a query's words say what state something is in: the word after a copula that follows a
+ * word ("the build is green", "statements are executing").
  */
 function predicateWords(all: readonly string[]): Set<number> {
   const out = new Set<number>();
   for (let i = 1; i < all.length; i++) {
-    if (!COPULAS.has(all[i] as string) || NO_SUBJECT.has(all[i - 1] as string)) continue;
-    let j = i + 1;
-    while (DEGREE.has(all[j] ?? "")) j++;
+    if (!COPULAS.has(all[i] as string)) continue;
+    const j = i + 1;
     if (j < all.length && !STOPWORDS.has(all[j] as string)) out.add(j);
   }
   return out;

@@ -10,6 +10,7 @@ import { lessonName } from "../../src/lessons/lesson";
 import { estimateTokens } from "../../src/search/tokens";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_B, newSid, op } from "../support/http";
+import { allSkills, connect, getSkill, readDirectory, verify } from "../support/mcp-skills-client";
 import { sessionStub } from "../support/session";
 
 const TOOLS = [
@@ -337,6 +338,62 @@ describe("a lesson's life", () => {
     const aged = await foundWith(later, "download the usage chart", harmful.name);
     expect(aged.map((s) => s.name)).not.toContain(helpful.name);
     expect((await op(later, "skill_get", { names: [helpful.name] })).status).toBe(404);
+  });
+});
+
+describe("the MCP Skills extension", () => {
+  it("lists an approved lesson under an Agent Skills name, with a SKILL.md a host can verify", async () => {
+    const a = await session("proj-mcp");
+    const learned = await learn(a, {
+      task_type: "billing_api",
+      trigger: "Exporting a month of billing for the finance team",
+      body: "Calling `billing.export_report` for a whole year times out; it fails every time.",
+      tools: ["billing.export_report"],
+      kind: "avoid",
+      outcome: "failure",
+    });
+    await lesson(learned.name);
+    await approve(learned.name);
+    const b = await session("proj-mcp");
+    await foundWith(b, "export a month of billing for finance", learned.name);
+
+    // learned.billing_api.<hash> is no Agent Skills name; the URI's last segment must be one.
+    const agentName = `learned-billing-api-${learned.name.split(".")[2]}`;
+    const uri = `skill://learned/${agentName}/SKILL.md`;
+    const client = await connect(b);
+    try {
+      const entry = (await allSkills(client)).skills.find((s) => s.uri === uri);
+      expect(entry?.frontmatter).toEqual({
+        name: agentName,
+        description: learned.trigger.text,
+        metadata: { "trove-name": learned.name, kind: "avoid" },
+      });
+      expect(entry?.frontmatter.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      const files = await verify(client, entry as NonNullable<typeof entry>);
+      const text = new TextDecoder().decode(files.get(uri));
+      expect(text).toContain("Caution — a way that failed before. Do not do this:");
+      expect(text).toContain("for a whole year times out");
+      expect((await getSkill(client, uri)).skill).toEqual(entry);
+      const folder = await readDirectory(client, `skill://learned/${agentName}`);
+      expect(folder.resources.map((r) => r.uri)).toEqual([uri]);
+    } finally {
+      await client.close();
+    }
+
+    // Hidden by the session's policy, it answers as a lesson that does not exist.
+    const policy = { skills: { deny: ["learned.*"] } };
+    expect((await call("PUT", `/v1/sessions/${b}`, { project_id: "proj-mcp", policy })).status).toBe(200);
+    const hidden = await connect(b);
+    try {
+      expect((await allSkills(hidden)).skills.map((s) => s.uri)).not.toContain(uri);
+      const missingUri = "skill://learned/learned-billing-api-00000000/SKILL.md";
+      const denied = await getSkill(hidden, uri).catch((e: Error) => e);
+      const missing = await getSkill(hidden, missingUri).catch((e: Error) => e);
+      expect(denied).toBeInstanceOf(Error);
+      expect((denied as Error).message).toBe((missing as Error).message.replace(missingUri, uri));
+    } finally {
+      await hidden.close();
+    }
   });
 });
 

@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { depersonalize, MARKS } from "../../src/learning/vocabulary";
 import {
   DEFAULT_RANK,
+  LessonInput,
+  lessonAgentName,
   lessonName,
+  lessonNameOfAgentName,
   lessonTerms,
   lessonWeight,
   SIMILARITY,
@@ -91,6 +94,23 @@ describe("similarity", () => {
 });
 
 describe("naming and text quality", () => {
+  it("writes a lesson's name as an Agent Skills name and reads it back, one to one", () => {
+    expect(lessonAgentName("learned.billing_api.0a1b2c3d")).toBe("learned-billing-api-0a1b2c3d");
+    expect(lessonNameOfAgentName("learned-billing-api-0a1b2c3d")).toBe("learned.billing_api.0a1b2c3d");
+    expect(lessonAgentName("learned.api.0a1b2c3d")).toBe("learned-api-0a1b2c3d");
+    // Stored before task types were checked for doubled or trailing _: no name maps to them.
+    expect(lessonAgentName("learned.a__b.0a1b2c3d")).toBeNull();
+    expect(lessonAgentName("learned.api_.0a1b2c3d")).toBeNull();
+    for (const agent of ["learned-a--b-0a1b2c3d", "learned-api-0a1b2c3", "refunds", "learned--0a1b2c3d"]) {
+      expect(lessonNameOfAgentName(agent), agent).toBeNull();
+    }
+    const input = { trigger: "When it applies", body: "What to do", outcome: "success" };
+    expect(LessonInput.safeParse({ ...input, task_type: "billing_api" }).success).toBe(true);
+    for (const task_type of ["a__b", "api_", "_api", "Api", "a".repeat(33)]) {
+      expect(LessonInput.safeParse({ ...input, task_type }).success, task_type).toBe(false);
+    }
+  });
+
   it("names a lesson by its task type and a hash of what it says, not of its wording's case or spacing", () => {
     const a = {
       task_type: "api",

@@ -168,13 +168,10 @@ describe("an abbreviated thing", () => {
       { name: "gh.list_pull_requests", action: null, text: "list pull requests by state" },
     ];
     const things = (query: string) => queryTermGroups(query).filter((g) => g.thing);
-    expect(things("which pull requests are still open?").flatMap((g) => g.terms)).toEqual([
-      "pull",
-      "request",
-    ]);
+    expect(things("which pull requests are open?").flatMap((g) => g.terms)).toEqual(["pull", "request"]);
     expect(things("did continuous integration pass?")).toHaveLength(2);
     expect(things("pull the latest changes")).toEqual([]);
-    expect(pipelineSearch(INDEX, prs, "which pull requests are still open?")[0]?.name).toBe(
+    expect(pipelineSearch(INDEX, prs, "which pull requests are open?")[0]?.name).toBe(
       "gh.list_pull_requests",
     );
     // Alone, "request" names an action that one tool takes.
