@@ -158,6 +158,8 @@ while (held < LESSONS + TIMED && refreshes < 20) {
 }
 const fillMs = performance.now() - fillStart;
 const after = JSON.parse(await session.stats()) as { rowsWritten: number };
+// One untimed pass first, as for tool_search (bench/run.ts): a session's steady state.
+await session.timeEach("skill_search", queries, 1);
 const timed = JSON.parse(await session.timeEach("skill_search", queries, 5)) as {
   perInput: number[];
   failures: number;

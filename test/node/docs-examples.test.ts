@@ -7,6 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInspector } from "./inspector-cli";
 import { type RunningWorker, startWorker } from "./worker";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -125,47 +126,15 @@ function curl(command: string): Promise<Sent> {
   return send(command, url, { method: method ?? (data ? "POST" : "GET"), headers, body: data });
 }
 
-/** An MCP Inspector CLI line, sent as the JSON-RPC request it makes. */
+/**
+ * An MCP Inspector CLI line, run with the Inspector's CLI against the worker: everything after
+ * `--cli` as written, the URL pointed at the worker. It exits non-zero on a JSON-RPC error.
+ */
 async function inspector(command: string): Promise<Sent> {
   const args = words(command);
-  const at = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i < 0 ? undefined : args[i + 1];
-  };
-  const url = args[args.indexOf("--cli") + 1] as string;
-  const [name, ...value] = (at("--header") as string).split(":");
-  const uri = at("--uri");
-  const body = { jsonrpc: "2.0", id: 1, method: at("--method"), params: uri ? { uri } : {} };
-  const headers: Record<string, string> = {
-    [name as string]: value.join(":").trim(),
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-  };
-  // The gateway keeps MCP sessions: the CLI initializes first and sends the session's id.
-  if (url.includes("/v1/gateway/mcp")) {
-    const init = await fetch(local(url), {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "docs", version: "1" },
-        },
-      }),
-    });
-    await init.text();
-    headers["mcp-session-id"] = init.headers.get("mcp-session-id") ?? "";
-  }
-  const sent = await send(command, url, { method: "POST", headers, body: JSON.stringify(body) });
-  // An SSE answer (the gateway's): its one JSON-RPC message.
-  if (typeof sent.body === "string" && sent.body.includes("data: ")) {
-    sent.body = JSON.parse(/^data: (.*)$/m.exec(sent.body)?.[1] ?? "null");
-  }
-  return sent;
+  const [url, ...flags] = args.slice(args.indexOf("--cli") + 1);
+  const body = await runInspector(local(url as string), flags);
+  return { what: command, status: 200, body };
 }
 
 /** A JSON-RPC request on the worker's MCP endpoint for a session. */
@@ -190,6 +159,10 @@ function expectServed(sent: Sent): void {
   if (sent.body && typeof sent.body === "object" && "jsonrpc" in sent.body) {
     expect(sent.body.error, `${sent.what}\n→ ${JSON.stringify(sent.body)}`).toBeUndefined();
     expect(sent.body.result?.isError, sent.what).not.toBe(true);
+  }
+  // The Inspector CLI prints the result itself.
+  if (sent.body && typeof sent.body === "object" && "isError" in sent.body) {
+    expect(sent.body.isError, `${sent.what}\n→ ${JSON.stringify(sent.body)}`).not.toBe(true);
   }
 }
 

@@ -12,6 +12,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LoopbackUpstream, serveUpstream } from "../fixtures/mcp-upstream/node-server";
 import { browserRequired, findChromium, launchChromium } from "./browser";
+import { runInspector } from "./inspector-cli";
 import { type RunningWorker, startWorker } from "./worker";
 
 const KEY = "key-a";
@@ -221,5 +222,59 @@ describe.skipIf(!withBrowser)("/inspect and changed upstream tools", () => {
     expect(await region.textContent()).toContain("No upstream tool waits for acceptance.");
     expect((await api("GET", "/v1/upstreams/weather")).tools).toBe(55);
     expect(problems).toEqual([]);
+  });
+});
+
+/** One run of the MCP Inspector's CLI on the gateway, with the key. */
+const inspector = (flags: string[]) =>
+  runInspector(`${worker.url}/v1/gateway/mcp`, [
+    "--transport",
+    "http",
+    "--header",
+    `Authorization: Bearer ${KEY}`,
+    ...flags,
+  ]);
+
+describe("the MCP Inspector CLI on the gateway", () => {
+  it("lists Trove's tools, searches, and calls an upstream tool through call_tool", async () => {
+    await api("PUT", "/v1/upstreams/local", { url: `${upstream.url}/tools/mcp` });
+    await api("PUT", "/v1/gateway/profile", { upstreams: ["local"] });
+    // Each run is a new MCP session, so a new gateway session: what is listed is not the catalog.
+    const listed = (await inspector(["--method", "tools/list"])).tools.map((t: { name: string }) => t.name);
+    expect(listed).toEqual(expect.arrayContaining(["tool_search", "call_tool"]));
+    expect(listed.some((n: string) => n.startsWith("local."))).toBe(false);
+    const found = await inspector([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "tool_search",
+      "--tool-arg",
+      "query=echo the text back",
+    ]);
+    expect(found.structuredContent.tools[0].name).toBe("local.echo");
+    const echoed = await inspector([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "call_tool",
+      "--tool-arg",
+      "name=local.echo",
+      'arguments={"text":"from the inspector"}',
+    ]);
+    expect(echoed).toEqual({
+      content: [{ type: "text", text: "from the inspector" }],
+      structuredContent: { echoed: "from the inspector" },
+    });
+    // A tool the upstream does not have is a tool error, as for a tool that does not exist.
+    const missing = await inspector([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "call_tool",
+      "--tool-arg",
+      "name=local.no_such_tool",
+      "arguments={}",
+    ]);
+    expect(missing.isError).toBe(true);
   });
 });
