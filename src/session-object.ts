@@ -198,8 +198,19 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     if (!applied) return;
     if (applied.added > 0) this.learning.catalogChanged();
     if (applied.added + applied.updated + applied.removed > 0) {
-      const { skipped, ...counts } = applied;
-      ctx.events.record("catalog_synced", { ...counts, skipped: skipped.length, mode: "published" }, ctx.now);
+      const { skipped, changes: all, ...counts } = applied;
+      const changes = all?.filter((c) => this.catalog.allows(c.name));
+      ctx.events.record(
+        "catalog_synced",
+        {
+          ...counts,
+          skipped: skipped.length,
+          mode: "published",
+          // A tool that changed under the session (an upstream's rug pull), before and after.
+          ...(changes && changes.length > 0 ? { changes } : {}),
+        },
+        ctx.now,
+      );
     }
   }
 

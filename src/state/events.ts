@@ -205,7 +205,7 @@ export class EventLog {
       );
       for (const r of rows) {
         cursor = r.id;
-        if (r.tool === null || allows(r.tool)) events.push(toEvent(r));
+        if (r.tool === null || allows(r.tool)) events.push(toEvent(r, allows));
       }
       if (rows.length === 0) return { events, next_cursor: 0 };
       if (events.length >= limit) return { events, next_cursor: cursor };
@@ -233,7 +233,7 @@ export class EventLog {
       );
       for (const r of rows) {
         cursor = r.id;
-        if (r.tool === null || allows(r.tool)) events.push(toEvent(r));
+        if (r.tool === null || allows(r.tool)) events.push(toEvent(r, allows));
       }
       if (rows.length === 0 || events.length >= limit) return { events, next_cursor: cursor };
     }
@@ -249,6 +249,11 @@ interface EventRow {
   tool: string | null;
 }
 
-function toEvent(r: EventRow): SessionEvent {
-  return { id: r.id, type: r.type, at: new Date(r.at).toISOString(), data: JSON.parse(r.data) };
+function toEvent(r: EventRow, allows: (tool: string) => boolean): SessionEvent {
+  const data = JSON.parse(r.data) as Record<string, unknown>;
+  // A published catalog's changed tools (catalog_synced): only those the policy allows now.
+  if (Array.isArray(data.changes)) {
+    data.changes = (data.changes as { name: string }[]).filter((c) => allows(c.name));
+  }
+  return { id: r.id, type: r.type, at: new Date(r.at).toISOString(), data };
 }

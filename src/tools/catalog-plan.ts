@@ -25,6 +25,8 @@ export interface SyncPlan {
   removed: string[];
   added: number;
   updated: number;
+  /** Names of the changed records (`updated` of them). */
+  changed: string[];
   /** Record JSON → record hash of every input. */
   hashByRaw: Map<string, string>;
 }
@@ -44,6 +46,7 @@ function startPlan(held: ReadonlyMap<string, Held>, source: ToolSource, fresh: b
     removed: [],
     added: 0,
     updated: 0,
+    changed: [],
     hashByRaw: new Map(),
   };
   /** Takes one record: new or changed unless its hash is the stored one. */
@@ -52,7 +55,10 @@ function startPlan(held: ReadonlyMap<string, Held>, source: ToolSource, fresh: b
     const previous = existing.get(name);
     if (previous === hash) return;
     if (previous === undefined) plan.added++;
-    else plan.updated++;
+    else {
+      plan.updated++;
+      plan.changed.push(name);
+    }
     plan.rows.push(row());
   };
   /** The source's stored tools the plan no longer has. */

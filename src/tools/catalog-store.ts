@@ -26,6 +26,7 @@ import {
 } from "./catalog-rows";
 import { IndexUpkeep } from "./index-upkeep";
 import type { Visibility } from "./policy";
+import { MAX_CHANGES_RECORDED, type ToolChange, toolChanges } from "./tool-changes";
 import { type LoadingMode, MAX_TOOLS, type ToolRecordInput } from "./tool-record";
 
 export interface SyncResult {
@@ -42,6 +43,8 @@ const AGENT: ToolSource = "agent";
 /** A sync by a pack or skill: names the agent's catalog already holds stay the agent's. */
 export interface SourceSyncResult extends SyncResult {
   skipped: string[];
+  /** For a published catalog: what changed in the tools it updated (tool-changes.ts). */
+  changes?: ToolChange[];
 }
 
 export type { CatalogEntry };
@@ -133,7 +136,23 @@ export class CatalogStore {
     visibility: Visibility,
   ): SourceSyncResult {
     const { plan, skipped } = planPublished(this.hashes(), source, changes, visibility);
-    return { ...this.applyPlan(plan, changes.tools.length - skipped.length, source), skipped };
+    // The changed tools' records as they were, read before the plan overwrites them.
+    const recorded = plan.changed.sort().slice(0, MAX_CHANGES_RECORDED);
+    const before = new Map(
+      recorded.length === 0
+        ? []
+        : this.sql
+            .all<{ name: string; record: string }>(
+              `SELECT name, record FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`,
+              JSON.stringify(recorded),
+            )
+            .map((r) => [r.name, r.record] as const),
+    );
+    const result = this.applyPlan(plan, changes.tools.length - skipped.length, source);
+    const after = new Map(
+      plan.rows.filter((r) => before.has(r.name)).map((r) => [r.name, r.record] as const),
+    );
+    return { ...result, skipped, changes: toolChanges(before, after) };
   }
 
   /** The agent may not sync a name a published catalog of this session holds. */

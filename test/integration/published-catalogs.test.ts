@@ -274,6 +274,46 @@ describe("a session using a published catalog", () => {
       .filter((e: { type: string }) => e.type === "catalog_synced")
       .map((e: { data: Record<string, unknown> }) => e.data);
     expect(applied.at(-1)).toMatchObject({ catalog: name, version: 2, added: 0, updated: 1, removed: 1 });
+    // What changed under the session, before and after (an upstream's rug pull is on record).
+    expect(applied.at(-1).changes).toEqual([
+      {
+        name: `${ns}.list_issues`,
+        fields: {
+          description: {
+            before: tools(ns).find((t) => t.name.endsWith("list_issues"))?.description,
+            after: "List the open tickets of a repo",
+          },
+        },
+      },
+    ]);
+  });
+
+  it("records a changed tool's before and after only while the policy allows the tool", async () => {
+    const ns = newName().replace("-", "_");
+    const name = newName();
+    await publish(name, { tools: tools(ns) });
+    const sid = await sessionWith(name, { policy: { deny: [`${ns}.merge_*`] } });
+    await search(sid, "issue");
+    const next = tools(ns).map((t) => ({ ...t, description: `${t.description} (now with more)` }));
+    expect((await publish(name, { tools: next })).json).toMatchObject({ updated: 4, version: 2 });
+    await minutePasses(sid);
+    await search(sid, "issue");
+    const synced = (await op(sid, "events", { limit: 500 })).json.events.filter(
+      (e: { type: string }) => e.type === "catalog_synced",
+    );
+    const changed = synced.at(-1).data.changes.map((c: { name: string }) => c.name);
+    expect(changed).toEqual([`${ns}.create_issue`, `${ns}.list_issues`, `${ns}.whoami`]);
+    expect(JSON.stringify(synced)).not.toContain("merge_pull_request");
+    // Denied later, a tool leaves the record it was in.
+    const deny = { policy: { deny: [`${ns}.merge_*`, `${ns}.whoami`] }, catalog: name };
+    expect((await call("PUT", `/v1/sessions/${sid}`, deny)).status).toBe(200);
+    const now = (await op(sid, "events", { limit: 500 })).json.events.filter(
+      (e: { type: string; data: { changes?: unknown } }) => e.type === "catalog_synced" && e.data.changes,
+    );
+    expect(now.at(-1).data.changes.map((c: { name: string }) => c.name)).toEqual([
+      `${ns}.create_issue`,
+      `${ns}.list_issues`,
+    ]);
   });
 
   it("switches catalogs: the old one's tools leave, the new one's arrive, its own tools stay", async () => {

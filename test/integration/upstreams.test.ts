@@ -2,10 +2,11 @@
 // to real MCP servers (test/fixtures/mcp-upstream/, an auxiliary worker built with the official
 // SDK), pages through tools/list and publishes the tools as a catalog; headers are sealed and never
 // come back; URLs are guarded; changes after import are recorded and, in review, held back.
-import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { Trove } from "../../packages/client/src/index";
-import { call, KEY_A, KEY_B } from "../support/http";
+import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
 const upstream = (name: string, body: unknown, key?: string) =>
   call("PUT", `/v1/upstreams/${name}`, body, key);
@@ -165,6 +166,10 @@ describe("upstreams", () => {
     await setForecastVersion(1);
     try {
       await upstream("open", { url: "https://tools.upstream.test/mcp" });
+      // A session using the upstream's catalog before the change.
+      const sid = newSid();
+      expect((await call("PUT", `/v1/sessions/${sid}`, { catalog: "open" })).status).toBe(200);
+      expect((await op(sid, "tool_search", { query: "weather forecast" })).status).toBe(200);
       await setForecastVersion(2);
       const refreshed = await call("POST", "/v1/upstreams/open/refresh");
       expect(refreshed.json.tools).toBe(55);
@@ -173,6 +178,16 @@ describe("upstreams", () => {
       // Nothing changed since: a refresh records nothing more.
       const again = await call("POST", "/v1/upstreams/open/refresh");
       expect(again.json.changes).toHaveLength(1);
+      // The session keeps the change in its own events once the new version reaches it.
+      await runInDurableObject(sessionStub(sid), (obj) => obj.published.reset());
+      expect((await op(sid, "tool_search", { query: "weather forecast" })).status).toBe(200);
+      const synced = (await op(sid, "events", { limit: 100 })).json.events.filter(
+        (e: { type: string; data: { changes?: unknown } }) => e.type === "catalog_synced" && e.data.changes,
+      );
+      const [change] = synced.at(-1).data.changes;
+      expect(change.name).toBe("open.forecast");
+      expect(change.fields.description.before).toBe("Weather forecast for a city.");
+      expect(change.fields.description.after).toMatch(/id_rsa/);
     } finally {
       await setForecastVersion(1);
     }
