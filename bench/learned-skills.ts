@@ -12,6 +12,7 @@ import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
 import { type LessonSubmission, lessonName } from "../src/lessons/lesson";
 import { DEFAULT_POLICY } from "../src/lessons/lesson-store";
 import type { OpResult } from "../src/session-object";
+import { freePort, profileTables, profileWhile } from "./cpu-profile";
 import { percentile, table } from "./harness";
 import { withMarkedSection } from "./load-section";
 
@@ -19,6 +20,10 @@ const LESSONS = 10_000;
 /** The machine's 1-minute load average when the run starts: other work shares its cores. */
 const LOAD = loadavg()[0] ?? 0;
 const TIMED = 200;
+/** Each search query's runs, back to back (workerd's timers are coarse: see bench/run.ts). */
+const SEARCH_REPEAT = 30;
+/** `-- --profile`: also prints a CPU profile of skill_search over the learned skills. */
+const INSPECTOR_PORT = process.argv.includes("--profile") ? await freePort() : undefined;
 
 interface Tool {
   name: string;
@@ -79,6 +84,7 @@ const mf = new Miniflare({
   modules: true,
   script: await bundleWorker("bench/lessons-worker.ts"),
   ...wranglerCompatibility(),
+  ...(INSPECTOR_PORT ? { inspectorPort: INSPECTOR_PORT } : {}),
   durableObjects: {
     SESSIONS: { className: "BenchSession", useSQLite: true },
     LEARNED_SKILLS: { className: "BenchLessons", useSQLite: true },
@@ -160,11 +166,15 @@ const fillMs = performance.now() - fillStart;
 const after = JSON.parse(await session.stats()) as { rowsWritten: number };
 // One untimed pass first, as for tool_search (bench/run.ts): a session's steady state.
 await session.timeEach("skill_search", queries, 1);
-const timed = JSON.parse(await session.timeEach("skill_search", queries, 5)) as {
+const timed = JSON.parse(await session.timeEach("skill_search", queries, SEARCH_REPEAT)) as {
   perInput: number[];
   failures: number;
   rowsWritten: number;
 };
+if (INSPECTOR_PORT) {
+  const { profile } = await profileWhile(INSPECTOR_PORT, () => session.timeEach("skill_search", queries, 10));
+  console.log(`\nskill_search over ${held} learned skills, profiled\n\n${profileTables(profile)}\n`);
+}
 const hits = await session.call("skill_search", { query: queries[0]?.query ?? "", limit: 8 });
 const sessionTable = table(
   ["measure", "value"],
@@ -173,7 +183,10 @@ const sessionTable = table(
     ["refreshes to copy them (2,000 a page)", refreshes],
     ["rows written to copy them, per lesson", ((after.rowsWritten - before.rowsWritten) / held).toFixed(1)],
     ["copy, wall ms over RPC (all pages)", fillMs.toFixed(0)],
-    [`skill_search p50 ms (${queries.length} queries × 5)`, percentile(timed.perInput, 50).toFixed(3)],
+    [
+      `skill_search p50 ms (${queries.length} queries × ${SEARCH_REPEAT})`,
+      percentile(timed.perInput, 50).toFixed(3),
+    ],
     ["skill_search p95 ms", percentile(timed.perInput, 95).toFixed(3)],
     ["skill_search failures", timed.failures],
     ["rows written by the searches", timed.rowsWritten],

@@ -85,6 +85,35 @@ export interface Match {
 }
 
 /** `rescore`, with what each candidate leaves unmatched. */
+/**
+ * A field's length in tokens and how often each of `wanted` occurs in it as a whole token. Fields
+ * are normalized text, tokens joined by single spaces; searching for the few wanted terms is much
+ * cheaper than splitting a long field (a skill's body) into all of its tokens.
+ */
+export function fieldStats(
+  text: string,
+  wanted: readonly string[],
+): { length: number; counts: Map<string, number> } {
+  const counts = new Map<string, number>();
+  if (text === "") return { length: 0, counts };
+  let length = 1;
+  for (let at = text.indexOf(" "); at >= 0; at = text.indexOf(" ", at + 1)) length++;
+  for (const term of wanted) {
+    if (term === "") continue;
+    let n = 0;
+    for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) {
+      const end = at + term.length;
+      if (
+        (at === 0 || text.charCodeAt(at - 1) === 32) &&
+        (end === text.length || text.charCodeAt(end) === 32)
+      )
+        n++;
+    }
+    if (n > 0) counts.set(term, n);
+  }
+  return { length, counts };
+}
+
 export function matches(
   candidates: readonly (readonly string[])[],
   groups: readonly TermGroup[],
@@ -109,21 +138,8 @@ export function matches(
 
   // Per field: its length in tokens and how often each query term occurs (other tokens are only
   // counted, never stored).
-  const wanted = new Set(weighted.flatMap((g) => g.terms.map((t) => t.term)));
-  const stats = candidates.map((doc) =>
-    fields.map((_, i) => {
-      const text = doc[i] ?? "";
-      const counts = new Map<string, number>();
-      let length = 0;
-      if (text) {
-        for (const token of text.split(" ")) {
-          length++;
-          if (wanted.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
-        }
-      }
-      return { length, counts };
-    }),
-  );
+  const wanted = [...new Set(weighted.flatMap((g) => g.terms.map((t) => t.term)))];
+  const stats = candidates.map((doc) => fields.map((_, i) => fieldStats(doc[i] ?? "", wanted)));
   const avgLength = fields.map(
     (_, i) => stats.reduce((sum, doc) => sum + (doc[i]?.length ?? 0), 0) / Math.max(1, stats.length) || 1,
   );
