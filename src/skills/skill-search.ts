@@ -34,10 +34,11 @@ interface Row {
   qid: string;
   name: string;
   pack: string;
-  title: string;
-  trigger: string;
-  description: string;
   task_type: string | null;
+  /** What a hit shows; full-text candidates leave it out (read for the hits alone). */
+  title?: string;
+  trigger?: string;
+  description?: string;
 }
 
 type Scored = Row & { score: number; relevance: number };
@@ -45,8 +46,10 @@ type Scored = Row & { score: number; relevance: number };
 const COLUMNS = "s.id, s.qid, s.name, s.pack, s.title, s.trigger, s.description, s.task_type";
 const FTS_WEIGHTS = [10, 6, 4, 6, 3, 1] as const;
 const CANDIDATES = 40;
+// Candidates carry what ranks them; what a hit shows is read for the few hits afterwards.
 const FTS_CANDIDATES = `
-  SELECT ${COLUMNS}, s.f_name, s.f_title, s.f_tags, s.f_trigger, s.f_description, s.f_body
+  SELECT s.id, s.qid, s.name, s.pack, s.task_type,
+    s.f_name, s.f_title, s.f_tags, s.f_trigger, s.f_description, s.f_body
   FROM (SELECT rowid AS id, bm25(trove_skills_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
         FROM trove_skills_fts WHERE trove_skills_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
   CROSS JOIN trove_skills AS s ON s.id = m.id
@@ -80,11 +83,22 @@ export function searchSkills(sql: Sql, store: SkillStore, request: SkillSearchRe
     .sort(order)
     .filter((c) => c.relevance >= request.min_relevance)
     .slice(0, request.limit);
+  const unread = ranked.filter((c) => c.title === undefined).map((c) => c.id);
+  const shown = new Map(
+    unread.length === 0
+      ? []
+      : sql
+          .all<{ id: number; title: string; trigger: string }>(
+            `SELECT id, title, trigger FROM trove_skills WHERE id IN (SELECT value FROM json_each(?))`,
+            JSON.stringify(unread),
+          )
+          .map((r) => [r.id, r] as const),
+  );
   return ranked.map((c) => ({
     name: c.name,
     id: c.qid,
-    title: c.title,
-    trigger: c.trigger,
+    title: c.title ?? shown.get(c.id)?.title ?? "",
+    trigger: c.trigger ?? shown.get(c.id)?.trigger ?? "",
     task_type: c.task_type,
     origin: c.pack === "learned" ? ("learned" as const) : ("pack" as const),
     score: c.score,
@@ -114,7 +128,7 @@ function candidates(
       return exact(request.query).map((r) => ({ ...r, score: 1, relevance: 1 }));
     case "regex": {
       const re = compileUserPattern(request.query);
-      const rows = sql.all<Row>(
+      const rows = sql.all<Required<Row>>(
         `SELECT ${COLUMNS} FROM trove_skills AS s WHERE s.allowed = 1 AND (?1 IS NULL OR s.task_type = ?1)`,
         taskType,
       );
