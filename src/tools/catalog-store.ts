@@ -143,7 +143,8 @@ export class CatalogStore {
         ? []
         : this.sql
             .all<{ name: string; record: string }>(
-              `SELECT name, record FROM trove_tools WHERE name IN (SELECT value FROM json_each(?))`,
+              // json_each drives the join, so each name is one index lookup.
+              `SELECT t.name, t.record FROM json_each(?) AS j CROSS JOIN trove_tools AS t ON t.name = j.value`,
               JSON.stringify(recorded),
             )
             .map((r) => [r.name, r.record] as const),
