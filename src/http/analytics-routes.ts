@@ -23,7 +23,11 @@ const Range = {
   to: z
     .string()
     .regex(DAY, "expected a day as YYYY-MM-DD")
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "not a day of the calendar")
+    // Date.parse rolls 2026-02-30 over to March: a day of the calendar is one that comes back as written.
+    .refine((d) => {
+      const at = Date.parse(`${d}T00:00:00Z`);
+      return !Number.isNaN(at) && new Date(at).toISOString().startsWith(d);
+    }, "not a day of the calendar")
     .optional()
     .describe("Last day of the range (UTC, YYYY-MM-DD); today by default"),
 };

@@ -9,6 +9,7 @@ import { PUBLIC_CASES } from "./public";
 import { SESSION_CASES } from "./session";
 import { SKILL_FILE_CASES } from "./skill-files";
 import { SKILL_CASES } from "./skills";
+import { TENANT_CASES } from "./tenant";
 import { TOOL_SEARCH_CASES } from "./tool-search";
 import { TRANSPORT_CASES } from "./transport";
 import { TURN_CASES } from "./turn";
@@ -17,6 +18,7 @@ import { TURN_CASES } from "./turn";
 export const GROUPS: { name: string; cases: HostileCase[]; viaSelf?: boolean }[] = [
   { name: "routing, auth, content types and sizes", cases: TRANSPORT_CASES, viaSelf: true },
   { name: "public routes", cases: PUBLIC_CASES, viaSelf: true },
+  { name: "the console and the tenant's analytics", cases: TENANT_CASES, viaSelf: true },
   { name: "the session resource", cases: SESSION_CASES },
   { name: "catalog_sync", cases: CATALOG_CASES },
   { name: "tool_search", cases: TOOL_SEARCH_CASES },

@@ -2,13 +2,21 @@
 // Written by scripts/hostile-report.ts; test/integration/hostile.test.ts checks the file is current.
 import { type HostileCase, OPERATION_NAMES, opRoute, ROUTE } from "./cases";
 
-/** Routes in the order the table lists them: public routes, the session resource, operations, MCP. */
+/**
+ * Routes in the order the table lists them: public routes, the console and the tenant's analytics,
+ * the session resource, operations, MCP.
+ */
 export const ROUTE_ORDER: readonly string[] = [
   ROUTE.index,
   ROUTE.health,
   ROUTE.openapi,
   ROUTE.docs,
   ROUTE.inspect,
+  ROUTE.console,
+  ROUTE.analytics,
+  ROUTE.analyticsTools,
+  ROUTE.analyticsTool,
+  ROUTE.analyticsSessions,
   ROUTE.get,
   ROUTE.put,
   ROUTE.delete,
