@@ -1,7 +1,7 @@
 // CPU profiles of code running in workerd, through its inspector (the DevTools protocol):
 // V8's sampling profiler started and stopped around a piece of work, and a summary by function.
 import { createServer } from "node:net";
-import WebSocket from "../node_modules/miniflare/node_modules/ws/index.js";
+import { WebSocket } from "undici";
 import { table } from "./harness";
 
 interface ProfileNode {
@@ -66,11 +66,11 @@ export async function profileWhile<T>(
     webSocketDebuggerUrl: string;
   }[];
   const ws = new WebSocket(targets[0]?.webSocketDebuggerUrl as string);
-  await new Promise((resolve) => ws.on("open", resolve));
+  await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));
   let next = 0;
   const pending = new Map<number, (value: { result: unknown }) => void>();
-  ws.on("message", (message) => {
-    const answer = JSON.parse(String(message)) as { id?: number; result: unknown };
+  ws.addEventListener("message", (event) => {
+    const answer = JSON.parse(String(event.data)) as { id?: number; result: unknown };
     if (answer.id !== undefined) pending.get(answer.id)?.(answer);
   });
   const cdp = (method: string, params: Record<string, unknown> = {}) =>

@@ -4,6 +4,7 @@
 // and prints the functions by self time and by inclusive time. The profile is also written to
 // bench/profile.cpuprofile, which Chrome DevTools (Performance → load) opens.
 import { writeFileSync } from "node:fs";
+import type { Readable } from "node:stream";
 import { Miniflare } from "miniflare";
 import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
 import { benchCatalog, evalQueries } from "./catalogs";
@@ -27,7 +28,7 @@ const mf = new Miniflare({
   },
   bindings: { TROVE_API_KEYS: "bench:bench-key" },
   // Session events go to workerd's stdout: not shown here.
-  handleRuntimeStdio(stdout, stderr) {
+  handleRuntimeStdio(stdout: Readable, stderr: Readable) {
     stdout.resume();
     stderr.resume();
   },

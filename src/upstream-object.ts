@@ -10,7 +10,12 @@ import type { Env } from "./env";
 import { TroveError } from "./errors";
 import { GATEWAY_CATALOG, type GatewayProfile } from "./gateway/profile";
 import { openHeaders, sealHeaders } from "./gateway/secrets";
-import { listUpstreamTools } from "./gateway/upstream-client";
+import {
+  listUpstreamTools,
+  type UpstreamTarget,
+  type UpstreamWatch,
+  watchUpstream,
+} from "./gateway/upstream-client";
 import type { UpstreamPut, UpstreamRpc, UpstreamTargetRow } from "./gateway/upstream-rpc";
 import { UpstreamStore, type UpstreamView } from "./gateway/upstream-store";
 import { checkUpstreamUrl } from "./gateway/upstream-url";
@@ -24,6 +29,10 @@ export const REFRESH_INTERVAL_MS = 60 * 60 * 1000;
 
 export class UpstreamObject extends DurableObject<Env> implements UpstreamRpc {
   readonly #store = new UpstreamStore(createSql(this.ctx.storage.sql));
+  /** Open watches by upstream (PUT `watch: true`): in memory, so gone when the object restarts. */
+  readonly #watches = new Map<string, UpstreamWatch>();
+  /** Imports under way by upstream, and whether another was asked for meanwhile. */
+  readonly #importing = new Map<string, { again: boolean }>();
 
   async put(tenant: string, name: string, input: UpstreamPut): Promise<RpcResult<UpstreamView>> {
     try {
@@ -49,27 +58,37 @@ export class UpstreamObject extends DurableObject<Env> implements UpstreamRpc {
         headers: sealed,
         timeout_ms: input.timeout_ms,
         updated_at: new Date().toISOString(),
+        watch: input.watch ? 1 : 0,
       });
     } catch (err) {
       if (!(err instanceof TroveError)) throw err;
       return { ok: false, status: err.status, ...err.toBody() };
     }
+    await this.#watchClosed(name);
     await this.#import(tenant, name);
+    await this.#watch(tenant, name);
     await this.#schedule();
-    return { ok: true, value: this.#store.view(name) as UpstreamView };
+    return { ok: true, value: this.#view(name) as UpstreamView };
   }
 
   async get(name: string): Promise<UpstreamView | null> {
-    return this.#store.view(name);
+    return this.#view(name);
   }
 
   async list(): Promise<UpstreamView[]> {
-    return this.#store.names().map((n) => this.#store.view(n) as UpstreamView);
+    return this.#store.names().map((n) => this.#view(n) as UpstreamView);
+  }
+
+  /** The stored view, with whether its watch is open now. */
+  #view(name: string): UpstreamView | null {
+    const view = this.#store.view(name);
+    return view && { ...view, watching: this.#watches.has(name) };
   }
 
   async remove(tenant: string, name: string): Promise<boolean> {
     const existed = this.#store.remove(name);
     if (!existed) return false;
+    await this.#watchClosed(name);
     await this.#catalog(tenant, name).remove();
     await this.#catalogList(tenant).remove(name);
     await this.#publishGateway(tenant);
@@ -79,14 +98,14 @@ export class UpstreamObject extends DurableObject<Env> implements UpstreamRpc {
   async refresh(tenant: string, name: string): Promise<UpstreamView | null> {
     if (!this.#store.get(name)) return null;
     await this.#import(tenant, name);
-    return this.#store.view(name);
+    return this.#view(name);
   }
 
   async accept(tenant: string, name: string, tools: string[] | null): Promise<UpstreamView | null> {
     if (!this.#store.get(name)) return null;
     const accepted = this.#store.acceptChanges(name, tools, new Date().toISOString());
     if (accepted > 0) await this.#publish(tenant, name);
-    return this.#store.view(name);
+    return this.#view(name);
   }
 
   async targets(): Promise<UpstreamTargetRow[]> {
@@ -113,8 +132,59 @@ export class UpstreamObject extends DurableObject<Env> implements UpstreamRpc {
   override async alarm(): Promise<void> {
     const tenant = this.#store.meta("tenant");
     if (!tenant) return;
-    for (const name of this.#store.names()) await this.#import(tenant, name);
+    for (const name of this.#store.names()) {
+      await this.#import(tenant, name);
+      // A watch lost with the object (a restart, a deploy) or with its stream is opened again.
+      await this.#watch(tenant, name);
+    }
     await this.#schedule();
+  }
+
+  /** Opens a watch of `name` when its row asks for one and none is open. */
+  async #watch(tenant: string, name: string): Promise<void> {
+    const row = this.#store.get(name);
+    if (!row?.watch || this.#watches.has(name)) return;
+    const target = await this.#target(tenant, name);
+    if (!target.ok) return;
+    let opened: UpstreamWatch | undefined;
+    const watch = await watchUpstream(
+      target.value,
+      () => this.ctx.waitUntil(this.#reimport(tenant, name)),
+      () => {
+        if (opened && this.#watches.get(name) === opened) this.#watches.delete(name);
+      },
+    );
+    if (!watch.ok) return;
+    opened = watch.value;
+    // The row may have changed while the watch opened.
+    if (!opened.closed && this.#store.get(name)?.watch && !this.#watches.has(name))
+      this.#watches.set(name, opened);
+    else await opened.close();
+  }
+
+  async #watchClosed(name: string): Promise<void> {
+    const watch = this.#watches.get(name);
+    this.#watches.delete(name);
+    await watch?.close();
+  }
+
+  /** An import the upstream asked for (list_changed): one at a time, one more if asked meanwhile. */
+  async #reimport(tenant: string, name: string): Promise<void> {
+    const running = this.#importing.get(name);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: true };
+    this.#importing.set(name, state);
+    try {
+      while (state.again) {
+        state.again = false;
+        await this.#import(tenant, name);
+      }
+    } finally {
+      this.#importing.delete(name);
+    }
   }
 
   async #schedule(): Promise<void> {
@@ -128,26 +198,12 @@ export class UpstreamObject extends DurableObject<Env> implements UpstreamRpc {
   async #import(tenant: string, name: string): Promise<void> {
     const row = this.#store.get(name);
     if (!row) return;
-    let headers: Record<string, string> = {};
-    if (row.headers !== null) {
-      const key = this.env.TROVE_SECRETS_KEY;
-      if (!key) {
-        this.#store.failed(
-          name,
-          "its headers cannot be opened: TROVE_SECRETS_KEY is not set",
-          new Date().toISOString(),
-        );
-        return;
-      }
-      try {
-        headers = await openHeaders(key, tenant, name, row.headers);
-      } catch {
-        const reason = "its headers cannot be opened: they were sealed under another TROVE_SECRETS_KEY";
-        this.#store.failed(name, reason, new Date().toISOString());
-        return;
-      }
+    const target = await this.#target(tenant, name);
+    if (!target.ok) {
+      this.#store.failed(name, target.reason, new Date().toISOString());
+      return;
     }
-    const listed = await listUpstreamTools({ url: new URL(row.url), headers, timeoutMs: row.timeout_ms });
+    const listed = await listUpstreamTools(target.value);
     // The list took a while: the upstream may have been replaced or removed meanwhile.
     const now = this.#store.get(name);
     if (!now || now.updated_at !== row.updated_at) return;
@@ -165,6 +221,29 @@ export class UpstreamObject extends DurableObject<Env> implements UpstreamRpc {
     }
     const error = await this.#publish(tenant, name);
     if (error) this.#store.failed(name, error, new Date().toISOString());
+  }
+
+  /** Where `name` is and its headers, opened; why not when they cannot be opened. */
+  async #target(
+    tenant: string,
+    name: string,
+  ): Promise<{ ok: true; value: UpstreamTarget } | { ok: false; reason: string }> {
+    const row = this.#store.get(name);
+    if (!row) return { ok: false, reason: "it was removed" };
+    let headers: Record<string, string> = {};
+    if (row.headers !== null) {
+      const key = this.env.TROVE_SECRETS_KEY;
+      if (!key) return { ok: false, reason: "its headers cannot be opened: TROVE_SECRETS_KEY is not set" };
+      try {
+        headers = await openHeaders(key, tenant, name, row.headers);
+      } catch {
+        return {
+          ok: false,
+          reason: "its headers cannot be opened: they were sealed under another TROVE_SECRETS_KEY",
+        };
+      }
+    }
+    return { ok: true, value: { url: new URL(row.url), headers, timeoutMs: row.timeout_ms } };
   }
 
   /** Publishes the upstream's catalog and the gateway's; the first failure's message, or null. */

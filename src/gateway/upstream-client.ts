@@ -9,6 +9,7 @@ import {
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
   type Tool,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import pkg from "../../package.json";
@@ -69,8 +70,12 @@ function reasonOf(err: unknown, timeoutMs: number): string {
   return `failed: ${message}`;
 }
 
-/** A connected client (initialize done), for one upstream. */
-async function open(target: UpstreamTarget, limit: number): Promise<Client> {
+/** A connected client (initialize done), for one upstream; `prepare` runs before it connects. */
+async function open(
+  target: UpstreamTarget,
+  limit: number,
+  prepare?: (client: Client) => void,
+): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(target.url, {
     fetch: boundedFetch(limit),
     requestInit: { headers: target.headers },
@@ -86,6 +91,7 @@ async function open(target: UpstreamTarget, limit: number): Promise<Client> {
     { name: "trove-gateway", version: pkg.version },
     { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
   );
+  prepare?.(client);
   try {
     await client.connect(transport, { timeout: target.timeoutMs, maxTotalTimeout: target.timeoutMs });
   } catch (err) {
@@ -246,4 +252,53 @@ export function listUpstreamTools(target: UpstreamTarget): Promise<Outcome<Tool[
     }
     throw new Error(`its tool list runs past ${MAX_LIST_PAGES} pages`);
   });
+}
+
+/** An open watch of an upstream (watchUpstream). */
+export interface UpstreamWatch {
+  /** Whether it closed already (its stream ended or failed). */
+  readonly closed: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A client kept connected to hear what the upstream says between requests. After initialize the
+ * SDK's transport opens the standalone stream (a GET, MCP "Listening for Messages from the
+ * Server"); `onListChanged` runs on each notifications/tools/list_changed that comes on it. The
+ * stream is not re-opened when it ends or fails (nor past MAX_RESPONSE_BYTES): the watch closes
+ * and `onClosed` runs, and its owner watches again later. A server without such a stream (its GET
+ * answers 405) sends nothing on it.
+ */
+export async function watchUpstream(
+  target: UpstreamTarget,
+  onListChanged: () => void,
+  onClosed: () => void,
+): Promise<Outcome<UpstreamWatch>> {
+  let closed = false;
+  let client: Client | undefined;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await client?.close().catch(() => {});
+    onClosed();
+  };
+  try {
+    client = await open(target, MAX_RESPONSE_BYTES, (c) => {
+      c.setNotificationHandler(ToolListChangedNotificationSchema, async () => onListChanged());
+      c.onerror = () => void close();
+      c.onclose = () => void close();
+    });
+    return {
+      ok: true,
+      value: {
+        get closed() {
+          return closed;
+        },
+        close,
+      },
+    };
+  } catch (err) {
+    closed = true;
+    return { ok: false, reason: reasonOf(err, target.timeoutMs) };
+  }
 }

@@ -10,6 +10,7 @@ export interface UpstreamPut {
   headers: Record<string, string> | null;
   namespace: string;
   timeout_ms: number;
+  watch: boolean;
 }
 
 /** Where to forward a call: the URL and the headers still sealed (the worker opens them). */

@@ -20,7 +20,8 @@ const SCHEMA = [
     skipped INTEGER NOT NULL,
     last_import TEXT,
     last_error TEXT,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    watch INTEGER NOT NULL DEFAULT 0
   ) WITHOUT ROWID`,
   // The accepted definition of each tool, and a changed one waiting for acceptance (review mode).
   `CREATE TABLE IF NOT EXISTS up_tools (
@@ -57,6 +58,8 @@ export interface UpstreamRow {
   last_import: string | null;
   last_error: string | null;
   updated_at: string;
+  /** 1: keep the upstream's standalone stream open for its list_changed (upstream-object.ts). */
+  watch: number;
 }
 
 export interface ToolChange {
@@ -80,6 +83,10 @@ export interface UpstreamView {
   skipped: number;
   last_import: string | null;
   last_error: string | null;
+  /** Whether Trove listens for the upstream's list_changed between requests (asked with PUT). */
+  watch: boolean;
+  /** Whether that stream is open now (the tenant's object fills it in). */
+  watching: boolean;
   changes: ToolChange[];
 }
 
@@ -89,6 +96,11 @@ const CHANGES_LISTED = 50;
 export class UpstreamStore {
   constructor(private readonly sql: Sql) {
     for (const statement of SCHEMA) this.sql.run(statement);
+    // Objects made before upstreams could be watched.
+    const columns = this.sql.all<{ name: string }>(`SELECT name FROM pragma_table_info('up_upstreams')`);
+    if (!columns.some((c) => c.name === "watch")) {
+      this.sql.run(`ALTER TABLE up_upstreams ADD COLUMN watch INTEGER NOT NULL DEFAULT 0`);
+    }
   }
 
   meta(key: string): string | null {
@@ -123,16 +135,18 @@ export class UpstreamStore {
 
   put(row: Omit<UpstreamRow, "status" | "tools" | "skipped" | "last_import" | "last_error">): void {
     this.sql.run(
-      `INSERT INTO up_upstreams (name, url, namespace, headers, timeout_ms, status, tools, skipped, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, ?)
+      `INSERT INTO up_upstreams (name, url, namespace, headers, timeout_ms, status, tools, skipped, updated_at, watch)
+       VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?)
        ON CONFLICT (name) DO UPDATE SET url = excluded.url, namespace = excluded.namespace,
-         headers = excluded.headers, timeout_ms = excluded.timeout_ms, updated_at = excluded.updated_at`,
+         headers = excluded.headers, timeout_ms = excluded.timeout_ms, updated_at = excluded.updated_at,
+         watch = excluded.watch`,
       row.name,
       row.url,
       row.namespace,
       row.headers,
       row.timeout_ms,
       row.updated_at,
+      row.watch,
     );
   }
 
@@ -335,6 +349,8 @@ export class UpstreamStore {
       skipped: row.skipped,
       last_import: row.last_import,
       last_error: row.last_error,
+      watch: row.watch === 1,
+      watching: false,
       changes,
     };
   }

@@ -41,6 +41,12 @@ const UpstreamInput = z.strictObject({
     .max(120_000)
     .default(DEFAULT_TIMEOUT_MS)
     .describe("How long a list or a call may take before it fails"),
+  watch: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Keep the server's stream open to re-import as soon as it says its tool list changed (keeps the tenant's upstream object awake)",
+    ),
 });
 
 const Tool = z.record(z.string(), z.unknown()).describe("The tool as the upstream described it");
@@ -56,6 +62,10 @@ const UpstreamOutput = z.object({
   skipped: z.number().int().describe("Tools listed whose names cannot be catalog names"),
   last_import: z.string().nullable().describe("When an import last worked (ISO 8601)"),
   last_error: z.string().nullable().describe("Why the last import failed, when it did"),
+  watch: z.boolean().describe("Whether Trove listens for the server's list_changed between requests"),
+  watching: z
+    .boolean()
+    .describe("Whether that stream is open now (it opens again at the next hourly import when lost)"),
   changes: z
     .array(
       z.object({
@@ -106,12 +116,13 @@ export const GATEWAY_ROUTES: readonly TenantRoute[] = [
     output: UpstreamOutput,
     errors: ["invalid_input", "invalid_json", "too_deep", "body_too_large", "secrets_unconfigured"],
     async handle({ env, tenant, name, input }) {
-      const { url, headers, namespace, timeout_ms } = input as z.output<typeof UpstreamInput>;
+      const { url, headers, namespace, timeout_ms, watch } = input as z.output<typeof UpstreamInput>;
       const result = (await upstreams(env, tenant).put(tenant, name, {
         url,
         headers: headers ?? null,
         namespace: namespace ?? name,
         timeout_ms,
+        watch,
       })) as RpcResult<UpstreamView>;
       if (!result.ok) {
         const { code, message, details } = result.error;

@@ -118,6 +118,10 @@ describe("upstreams", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json.error.details.field).toMatch(/^headers/);
+    const watch = await upstream("x", { url: "https://tools.upstream.test/mcp", watch: "yes" });
+    expect(watch.status).toBe(400);
+    expect(watch.json.error.details.field).toBe("watch");
+    expect((await call("GET", "/v1/upstreams/x")).status).toBe(404);
   });
 
   it("keeps one tenant's upstreams from another", async () => {
@@ -190,6 +194,38 @@ describe("upstreams", () => {
       expect(change.fields.description.after).toMatch(/id_rsa/);
     } finally {
       await setForecastVersion(1);
+    }
+  });
+
+  it("with watch, re-imports as soon as the upstream says on its stream that its list changed", async () => {
+    const admin = (body?: unknown) =>
+      fetch("https://watch.upstream.test/admin/watch", {
+        method: body === undefined ? "GET" : "POST",
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ tools: number; streams: number }>);
+    await admin({ tools: 0 });
+    try {
+      const put = await upstream("watched", { url: "https://watch.upstream.test/mcp", watch: true });
+      expect(put.json).toMatchObject({ tools: 55, watch: true, watching: true });
+      expect((await admin()).streams).toBeGreaterThanOrEqual(1);
+      // Between requests: no call is made, no refresh asked; the upstream says it on its stream.
+      await admin({ tools: 2 });
+      let seen = put.json;
+      for (let i = 0; i < 100 && seen.tools !== 57; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen = (await call("GET", "/v1/upstreams/watched")).json;
+      }
+      expect(seen.tools).toBe(57);
+      expect((await call("GET", "/v1/catalogs/watched")).json.tools).toBe(57);
+      // Without watch, the stream is closed.
+      const plain = await upstream("watched", { url: "https://watch.upstream.test/mcp" });
+      expect(plain.json).toMatchObject({ watch: false, watching: false });
+      await admin({ tools: 3 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await call("GET", "/v1/upstreams/watched")).json.tools).toBe(57);
+    } finally {
+      await call("DELETE", "/v1/upstreams/watched");
+      await admin({ tools: 0 });
     }
   });
 

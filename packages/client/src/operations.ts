@@ -2099,6 +2099,14 @@ export interface UpstreamListOutput {
      */
     last_error: string | null;
     /**
+     * Whether Trove listens for the server's list_changed between requests
+     */
+    watch: boolean;
+    /**
+     * Whether that stream is open now (it opens again at the next hourly import when lost)
+     */
+    watching: boolean;
+    /**
      * Tools whose description, schema or hints changed after import, newest first
      */
     changes: {
@@ -2144,6 +2152,10 @@ export interface UpstreamPutInput {
    * How long a list or a call may take before it fails
    */
   timeout_ms?: number;
+  /**
+   * Keep the server's stream open to re-import as soon as it says its tool list changed (keeps the tenant's upstream object awake)
+   */
+  watch?: boolean;
 }
 
 export interface UpstreamPutOutput {
@@ -2175,6 +2187,14 @@ export interface UpstreamPutOutput {
    * Why the last import failed, when it did
    */
   last_error: string | null;
+  /**
+   * Whether Trove listens for the server's list_changed between requests
+   */
+  watch: boolean;
+  /**
+   * Whether that stream is open now (it opens again at the next hourly import when lost)
+   */
+  watching: boolean;
   /**
    * Tools whose description, schema or hints changed after import, newest first
    */
@@ -2230,6 +2250,14 @@ export interface UpstreamGetOutput {
    * Why the last import failed, when it did
    */
   last_error: string | null;
+  /**
+   * Whether Trove listens for the server's list_changed between requests
+   */
+  watch: boolean;
+  /**
+   * Whether that stream is open now (it opens again at the next hourly import when lost)
+   */
+  watching: boolean;
   /**
    * Tools whose description, schema or hints changed after import, newest first
    */
@@ -2289,6 +2317,14 @@ export interface UpstreamRefreshOutput {
    * Why the last import failed, when it did
    */
   last_error: string | null;
+  /**
+   * Whether Trove listens for the server's list_changed between requests
+   */
+  watch: boolean;
+  /**
+   * Whether that stream is open now (it opens again at the next hourly import when lost)
+   */
+  watching: boolean;
   /**
    * Tools whose description, schema or hints changed after import, newest first
    */
@@ -2353,6 +2389,14 @@ export interface UpstreamAcceptOutput {
    * Why the last import failed, when it did
    */
   last_error: string | null;
+  /**
+   * Whether Trove listens for the server's list_changed between requests
+   */
+  watch: boolean;
+  /**
+   * Whether that stream is open now (it opens again at the next hourly import when lost)
+   */
+  watching: boolean;
   /**
    * Tools whose description, schema or hints changed after import, newest first
    */
