@@ -9,7 +9,7 @@ import {
   type Rankable,
   rankComparator,
 } from "./scoring";
-import { conceptCount, queryTermGroups, type TermGroup } from "./text";
+import { actionObject, conceptCount, queryTermGroups, type TermGroup } from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
 
@@ -65,6 +65,8 @@ export interface FtsIndex<R, C extends R> {
   weight?(row: R): number;
   /** The terms that name the row itself (a tool's name without its namespace): its identity. */
   identity?(row: C): readonly string[];
+  /** The terms of the row's whole name, its namespace's included. */
+  nameTerms?(row: C): readonly string[];
   /**
    * Exact hits score one above the best candidate: the best of all candidates, or of those that
    * are not exact hits themselves. The two differ only when an exact hit is also the best
@@ -150,11 +152,17 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     new Set(groups.flatMap((g) => [...g.terms, ...g.related])),
     search.stats,
   );
+  const pair = actionObject(search.query);
+  const pairs = rows.map((row) =>
+    pair && namesPair(index.identity?.(row) ?? [], index.nameTerms?.(row) ?? [], pair) ? 1 + PAIR_BOOST : 1,
+  );
   const scored = rows.map((row, i) => {
     const weight = index.weight?.(row) ?? 1;
     return {
       row,
-      strength: boundedRelevance((raw[i]?.score ?? 0) * boost(row) * unasked(i) * (named[i] ?? 1) * weight),
+      strength: boundedRelevance(
+        (raw[i]?.score ?? 0) * boost(row) * unasked(i) * (named[i] ?? 1) * (pairs[i] ?? 1) * weight,
+      ),
       // What the row itself matches, whatever the session did before: comparable across sessions.
       relevance:
         calibratedRelevance(raw[i] ?? { score: 0, unmatched: 0 }, mass, concepts) * Math.min(1, weight),
@@ -187,6 +195,29 @@ function rescoreWithNouns(
     corpus,
   );
   return raw.map((match, i) => (named(i) ? (asThings[i] ?? match) : match));
+}
+
+/**
+ * A name that is the request's action and object, in either order of naming conventions:
+ * `create_issue` (verb first, the head noun last) or `issue_create` (the noun, then the verb) for
+ * "create a github issue", every word of the object's phrase in the name or its namespace;
+ * `add_issue_comment` acts on a comment, not on an issue.
+ */
+export const PAIR_BOOST = 0.2;
+
+function namesPair(
+  terms: readonly string[],
+  whole: readonly string[],
+  pair: { action: string; object: string; phrase: readonly string[] },
+): boolean {
+  if (terms.length < 2) return false;
+  const first = terms[0];
+  const last = terms[terms.length - 1];
+  const positioned =
+    (first === pair.action && last === pair.object) ||
+    (last === pair.action && terms[terms.length - 2] === pair.object);
+  // The whole object, not its head alone: "get issue details" is not get_workspace_details.
+  return positioned && pair.phrase.every((t) => whole.includes(t));
 }
 
 /**

@@ -317,6 +317,29 @@ function predicateWords(all: readonly string[]): Set<number> {
 }
 
 /**
+ * The request's action and what it acts on, read from its structure: its first word that is not a
+ * function word, then the run of words after it (past articles and possessives) up to the next
+ * function word — the object's phrase, whose last word is its head. "create a github issue" →
+ * creat, issu (phrase github, issu).
+ */
+export function actionObject(
+  text: string,
+): { action: string; object: string; phrase: readonly string[] } | null {
+  const all = words(text).filter((w) => !QUERY_STOPWORDS.has(w));
+  const i = all.findIndex((w) => !STOPWORDS.has(w));
+  if (i < 0) return null;
+  let start = i + 1;
+  while (start < all.length && OBJECT_STARTERS.has(all[start] as string)) start++;
+  let end = start;
+  while (end < all.length && !STOPWORDS.has(all[end] as string)) end++;
+  if (end === start) return null;
+  const action = canonical(all[i] as string).at(-1);
+  const object = canonical(all[end - 1] as string).at(-1);
+  const phrase = all.slice(start, end).flatMap((w) => canonical(w));
+  return action && object && action !== object ? { action, object, phrase } : null;
+}
+
+/**
  * The concepts of a query, in order, with stopwords dropped and at most MAX_QUERY_TERMS distinct
  * terms in all. A word whose terms all appeared earlier adds no group.
  *
