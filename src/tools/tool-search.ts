@@ -213,7 +213,11 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   action: (r) => (reads(r) ? null : actionTerm(r)),
   reads,
   identity: (r) => localTerms(r),
-  nameTerms: (r) => [r.f_name, r.f_namespace].join(" ").split(" ").filter((t) => t !== ""),
+  nameTerms: (r) =>
+    [r.f_name, r.f_namespace]
+      .join(" ")
+      .split(" ")
+      .filter((t) => t !== ""),
 };
 
 /** A tool that only reads: learning never lifts another above it (fts-pipeline's boundLearning). */
