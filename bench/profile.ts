@@ -4,37 +4,25 @@
 // and prints the functions by self time and by inclusive time. The profile is also written to
 // bench/profile.cpuprofile, which Chrome DevTools (Performance → load) opens.
 import { writeFileSync } from "node:fs";
-import type { Readable } from "node:stream";
-import { Miniflare } from "miniflare";
-import { bundleWorker, wranglerCompatibility } from "../scripts/bundle-worker";
 import { benchCatalog, evalQueries } from "./catalogs";
 import { freePort, profileTables, profileWhile } from "./cpu-profile";
-import { percentile } from "./harness";
+import { benchMiniflare, percentile } from "./harness";
 
 const TOOLS = 10_000;
 const REPEAT = 20;
 
 const port = await freePort();
-const mf = new Miniflare({
-  modules: true,
-  script: await bundleWorker("bench/bench-worker.ts", {}),
-  ...wranglerCompatibility(),
-  inspectorPort: port,
+const mf = await benchMiniflare({
+  script: "bench/bench-worker.ts",
   durableObjects: {
-    SESSIONS: { className: "BenchSession", useSQLite: true },
-    CATALOGS: { className: "CatalogObject", useSQLite: true },
-    CATALOG_LISTS: { className: "CatalogListObject", useSQLite: true },
-    ANALYTICS: { className: "AnalyticsObject", useSQLite: true },
+    SESSIONS: "BenchSession",
+    CATALOGS: "CatalogObject",
+    CATALOG_LISTS: "CatalogListObject",
+    ANALYTICS: "AnalyticsObject",
   },
-  bindings: { TROVE_API_KEYS: "bench:bench-key" },
-  // Session events go to workerd's stdout: not shown here.
-  handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-    stdout.resume();
-    stderr.resume();
-  },
+  inspectorPort: port,
 });
 try {
-  await mf.ready;
   const ns = await mf.getDurableObjectNamespace("SESSIONS");
   const session = ns.get(ns.idFromName("bench/profile")) as unknown as {
     timeOnce(name: string, input: unknown): Promise<string>;

@@ -26,7 +26,7 @@ import {
 } from "./catalog-rows";
 import { IndexUpkeep } from "./index-upkeep";
 import type { Visibility } from "./policy";
-import { MAX_CHANGES_RECORDED, type ToolChange, toolChanges } from "./tool-changes";
+import { recordsBefore, type ToolChange, toolChanges } from "./tool-changes";
 import { type LoadingMode, MAX_TOOLS, type ToolRecordInput } from "./tool-record";
 
 export interface SyncResult {
@@ -137,18 +137,7 @@ export class CatalogStore {
   ): SourceSyncResult {
     const { plan, skipped } = planPublished(this.hashes(), source, changes, visibility);
     // The changed tools' records as they were, read before the plan overwrites them.
-    const recorded = plan.changed.sort().slice(0, MAX_CHANGES_RECORDED);
-    const before = new Map(
-      recorded.length === 0
-        ? []
-        : this.sql
-            .all<{ name: string; record: string }>(
-              // json_each drives the join, so each name is one index lookup.
-              `SELECT t.name, t.record FROM json_each(?) AS j CROSS JOIN trove_tools AS t ON t.name = j.value`,
-              JSON.stringify(recorded),
-            )
-            .map((r) => [r.name, r.record] as const),
-    );
+    const before = recordsBefore(this.sql, plan.changed);
     const result = this.applyPlan(plan, changes.tools.length - skipped.length, source);
     const after = new Map(
       plan.rows.filter((r) => before.has(r.name)).map((r) => [r.name, r.record] as const),

@@ -1,6 +1,7 @@
 // What changed in a tool a published catalog updated, field by field, for the session's
 // catalog_synced event: a tool whose description or schema changes after a session started using
 // it (an upstream's "rug pull") is on record in that session with its before and after.
+import type { Sql } from "../db/sql";
 import { canonicalJson, sha256Hex } from "../search/hash";
 
 /** At most this many tools' changes go into one event; the event's `updated` counts them all. */
@@ -12,6 +13,24 @@ export interface ToolChange {
   name: string;
   /** Each top-level field of the record that changed: its value before and after. */
   fields: Record<string, { before: unknown; after: unknown }>;
+}
+
+/**
+ * The stored records (name → record JSON) of the first MAX_CHANGES_RECORDED of `names`, by name,
+ * read before a sync overwrites them.
+ */
+export function recordsBefore(sql: Sql, names: readonly string[]): Map<string, string> {
+  const recorded = [...names].sort().slice(0, MAX_CHANGES_RECORDED);
+  if (recorded.length === 0) return new Map();
+  return new Map(
+    sql
+      .all<{ name: string; record: string }>(
+        // json_each drives the join, so each name is one index lookup.
+        `SELECT t.name, t.record FROM json_each(?) AS j CROSS JOIN trove_tools AS t ON t.name = j.value`,
+        JSON.stringify(recorded),
+      )
+      .map((r) => [r.name, r.record] as const),
+  );
 }
 
 /** A value as recorded: itself, or `sha256:<hex>` of its canonical JSON when it is long. */
