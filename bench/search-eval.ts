@@ -344,7 +344,7 @@ async function learningEvaluation(
       });
     }
     return {
-      heading: `Learning: ${history.length} history requests by ${users.length} end users (bench/search-eval/history.json, worded independently of the test sets) replayed in ${sessions} sessions of one tenant (${taught} uses, ${merged} merged); each test set searched in a new session of that tenant (learned) and of another tenant (control)`,
+      heading: `Learning: ${history.length} history requests by ${users.length} end users (${args.history === HISTORY ? `${HISTORY}, worded independently of the test sets` : args.history}) replayed in ${sessions} sessions of one tenant (${taught} uses, ${merged} merged); each test set searched in a new session of that tenant (learned) and of another tenant (control)`,
       sections,
     };
   } finally {
