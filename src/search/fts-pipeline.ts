@@ -9,7 +9,7 @@ import {
   type Rankable,
   rankComparator,
 } from "./scoring";
-import { actionObject, conceptCount, queryTermGroups, type TermGroup } from "./text";
+import { type ActionObject, actionObject, conceptCount, queryTermGroups, type TermGroup } from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
 
@@ -102,6 +102,8 @@ export interface FtsSearch<R, C extends R> {
    * best bm25 first.
    */
   candidates(match: string): readonly C[];
+  /** What a row says it does (a tool's description's first sentence: src/search/text.ts purposeOf). */
+  purpose?(row: C): ActionObject | null;
 }
 
 export interface Scored<R> {
@@ -154,7 +156,11 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   );
   const pair = actionObject(search.query);
   const pairs = rows.map((row) =>
-    pair && namesPair(index.identity?.(row) ?? [], index.nameTerms?.(row) ?? [], pair) ? 1 + PAIR_BOOST : 1,
+    pair &&
+    (namesPair(index.identity?.(row) ?? [], index.nameTerms?.(row) ?? [], pair) ||
+      saysPair(search.purpose?.(row) ?? null, index.nameTerms?.(row) ?? [], pair))
+      ? 1 + PAIR_BOOST
+      : 1,
   );
   const scored = rows.map((row, i) => {
     const weight = index.weight?.(row) ?? 1;
@@ -205,11 +211,7 @@ function rescoreWithNouns(
  */
 export const PAIR_BOOST = 0.2;
 
-function namesPair(
-  terms: readonly string[],
-  whole: readonly string[],
-  pair: { action: string; object: string; phrase: readonly string[] },
-): boolean {
+function namesPair(terms: readonly string[], whole: readonly string[], pair: ActionObject): boolean {
   if (terms.length < 2) return false;
   const first = terms[0];
   const last = terms[terms.length - 1];
@@ -218,6 +220,16 @@ function namesPair(
     (last === pair.action && terms[terms.length - 2] === pair.object);
   // The whole object, not its head alone: "get issue details" is not get_workspace_details.
   return positioned && pair.phrase.every((t) => whole.includes(t));
+}
+
+/**
+ * Whether a row that says what it does (`said`, from its first sentence) says the request's action
+ * and head, with every word of the request's object phrase in its phrase or its name: a name that
+ * holds no verb (`issue_write`, `fetch`) still states its action and object in its description.
+ */
+function saysPair(said: ActionObject | null, names: readonly string[], pair: ActionObject): boolean {
+  if (!said || said.action !== pair.action || said.object !== pair.object) return false;
+  return pair.phrase.every((t) => said.phrase.includes(t) || names.includes(t));
 }
 
 /**

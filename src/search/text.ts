@@ -316,15 +316,34 @@ function predicateWords(all: readonly string[]): Set<number> {
   return out;
 }
 
+/** An action and what it acts on: the object phrase's terms, its last (the head) as `object`. */
+export interface ActionObject {
+  action: string;
+  object: string;
+  phrase: readonly string[];
+}
+
+/** A description's first sentence ends here, or at its first clause mark, or after this many characters. */
+const PURPOSE_CHARS = 160;
+
+/**
+ * What a tool says it does: the action and object of its description's first sentence ("Open a new
+ * GitHub issue or edit an existing one." → open, issu; phrase new, github, issu), read as a request's
+ * are (actionObject).
+ */
+export function purposeOf(description: string): ActionObject | null {
+  const start = description.slice(0, PURPOSE_CHARS);
+  const end = start.search(/[.!?;:](\s|$)/);
+  return actionObject(end < 0 ? start : start.slice(0, end));
+}
+
 /**
  * The request's action and what it acts on, read from its structure: its first word that is not a
  * function word, then the run of words after it (past articles and possessives) up to the next
  * function word — the object's phrase, whose last word is its head. "create a github issue" →
  * creat, issu (phrase github, issu).
  */
-export function actionObject(
-  text: string,
-): { action: string; object: string; phrase: readonly string[] } | null {
+export function actionObject(text: string): ActionObject | null {
   const all = words(text).filter((w) => !QUERY_STOPWORDS.has(w));
   const i = all.findIndex((w) => !STOPWORDS.has(w));
   if (i < 0) return null;

@@ -4,7 +4,7 @@ import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError, validationError } from "../errors";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
-import { indexText } from "../search/text";
+import { type ActionObject, indexText, purposeOf } from "../search/text";
 import { nearTerms } from "../search/typos";
 import { CatalogEntries, type CatalogEntry } from "./catalog-entries";
 import {
@@ -67,6 +67,8 @@ export class CatalogStore {
   /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
   #hashByRaw = new Map<string, string>();
   #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
+  /** What each tool's description says it does, read on first use (purposeOf). */
+  #purposes = new Map<string, ActionObject | null>();
 
   /**
    * @param reserved names of Trove's own tools: the agent's catalog may not hold one and no
@@ -88,6 +90,7 @@ export class CatalogStore {
     this.#counts = null;
     this.#vocabulary = null;
     this.#lastSync = null;
+    this.#purposes.clear();
   }
 
   /**
@@ -401,6 +404,16 @@ export class CatalogStore {
     const vocabulary = this.vocabulary();
     const terms = indexText(word).split(" ");
     return terms.length > 0 && terms.every((term) => term !== "" && (vocabulary.get(term) ?? 0) > 0);
+  }
+
+  /** What a tool's description says it does (src/search/text.ts purposeOf), cached until the next write. */
+  purposeOf(name: string, description: string): ActionObject | null {
+    let said = this.#purposes.get(name);
+    if (said === undefined) {
+      said = purposeOf(description);
+      this.#purposes.set(name, said);
+    }
+    return said;
   }
 
   /** Indexed terms an unknown query term may be a misspelling of. */

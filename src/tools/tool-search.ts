@@ -251,5 +251,6 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
     sessionNamespaces: scope.sessionNamespaces,
     stats: scope.catalog,
     candidates: (match) => scope.sql.all<FtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL),
+    purpose: (row) => scope.catalog.purposeOf(row.name, row.description),
   }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }

@@ -3,7 +3,6 @@
 // entries whose digests are those of the bytes resources/read returns and of the files on disk,
 // paging, binary files, directory reads, and a hidden skill answering exactly as a missing one.
 import { runInDurableObject, SELF } from "cloudflare:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { compilePacks, type PackFile } from "../../src/compiler/compile";
@@ -14,13 +13,11 @@ import { KEY_A, KEY_B, newSid, op } from "../support/http";
 import {
   allSkills,
   connect,
-  type Entry,
   frontmatterOf,
   GetSkillResult,
   getSkill,
   listSkills,
   mcpUrl,
-  readBytes,
   readDirectory,
   sha256,
   verify,

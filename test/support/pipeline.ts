@@ -2,7 +2,7 @@
 // tests of its ranking rules: every document is a candidate, statistics come from the documents.
 import { type FtsIndex, ftsSearch } from "../../src/search/fts-pipeline";
 import { type FieldSpec, rescore } from "../../src/search/rerank";
-import { indexText, queryTermGroups } from "../../src/search/text";
+import { type ActionObject, indexText, queryTermGroups } from "../../src/search/text";
 
 export interface TextDoc {
   name: string;
@@ -19,6 +19,8 @@ export function pipelineSearch<D extends TextDoc>(
   docs: D[],
   query: string,
   sessionNamespaces: readonly string[] = [],
+  /** What each document says it does (the session reads a tool's first sentence: purposeOf). */
+  purpose?: (doc: D) => ActionObject | null,
 ): D[] {
   const df = docFrequency(docs);
   return ftsSearch(index, {
@@ -33,6 +35,7 @@ export function pipelineSearch<D extends TextDoc>(
       nearTerms: () => [],
     },
     candidates: () => docs,
+    purpose,
   }).map((s) => s.row);
 }
 

@@ -4,7 +4,7 @@
 // only shares the words (add_issue_comment acts on a comment). Read from structure, not word lists.
 import { describe, expect, it } from "vitest";
 import type { FtsIndex } from "../../src/search/fts-pipeline";
-import { actionObject, indexText } from "../../src/search/text";
+import { actionObject, indexText, purposeOf } from "../../src/search/text";
 import { pipelineSearch } from "../support/pipeline";
 
 interface Doc {
@@ -86,5 +86,49 @@ describe("the pair in a name", () => {
     ];
     const loose = pipelineSearch(LOOSE, docs, "get issue details").map((d) => d.name);
     expect(pipelineSearch(INDEX, docs, "get issue details").map((d) => d.name)).toEqual(loose);
+  });
+});
+
+describe("the pair in a first sentence", () => {
+  // A name without a verb (issue_write) says its action and object in its description.
+  const docs: Doc[] = [
+    {
+      name: "add_issue_comment",
+      namespace: "github",
+      text: "Add a comment to a github issue.",
+    },
+    {
+      name: "issue_write",
+      namespace: "github",
+      text: "Create a github issue, or edit one.",
+    },
+  ];
+  const said = (d: Doc) => purposeOf(d.text);
+
+  it("reads the first sentence as a request is read", () => {
+    expect(purposeOf("Create an issue in a repository, or edit one. Then more.")).toEqual({
+      action: "creat",
+      object: "issu",
+      phrase: ["issu"],
+    });
+    // The first sentence only, cut at its first clause mark.
+    expect(purposeOf("Lists pull requests; create one with another tool.")).toMatchObject({
+      object: "request",
+    });
+    expect(purposeOf("")).toBeNull();
+  });
+
+  it("lifts the tool whose first sentence is the request's action and object", () => {
+    const without = pipelineSearch(INDEX, docs, "create a github issue").map((d) => d.name);
+    const withSentence = pipelineSearch(INDEX, docs, "create a github issue", [], said).map((d) => d.name);
+    expect(without[0]).toBe("add_issue_comment");
+    expect(withSentence[0]).toBe("issue_write");
+  });
+
+  it("lifts nothing when the sentence acts on another object", () => {
+    const query = "create a comment";
+    expect(pipelineSearch(INDEX, docs, query, [], said).map((d) => d.name)).toEqual(
+      pipelineSearch(INDEX, docs, query).map((d) => d.name),
+    );
   });
 });
