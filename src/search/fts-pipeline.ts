@@ -155,13 +155,14 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     search.stats,
   );
   const pair = actionObject(search.query);
-  const pairs = rows.map((row) =>
-    pair &&
-    (namesPair(index.identity?.(row) ?? [], index.nameTerms?.(row) ?? [], pair) ||
-      saysPair(search.purpose?.(row) ?? null, index.nameTerms?.(row) ?? [], pair))
-      ? 1 + PAIR_BOOST
-      : 1,
-  );
+  const pairs = rows.map((row) => {
+    if (!pair) return 1;
+    const names = index.nameTerms?.(row) ?? [];
+    const paired =
+      namesPair(index.identity?.(row) ?? [], names, pair) ||
+      saysPair(search.purpose?.(row) ?? null, names, pair);
+    return paired ? 1 + PAIR_BOOST : 1;
+  });
   const scored = rows.map((row, i) => {
     const weight = index.weight?.(row) ?? 1;
     return {
@@ -204,10 +205,11 @@ function rescoreWithNouns(
 }
 
 /**
- * A name that is the request's action and object, in either order of naming conventions:
- * `create_issue` (verb first, the head noun last) or `issue_create` (the noun, then the verb) for
- * "create a github issue", every word of the object's phrase in the name or its namespace;
- * `add_issue_comment` acts on a comment, not on an issue.
+ * How much stronger a row's match counts when it is the request's action and object: by its name,
+ * in either order of naming conventions — `create_issue` (verb first, the head noun last) or
+ * `issue_create` (the noun, then the verb) for "create a github issue", every word of the object's
+ * phrase in the name or its namespace (`add_issue_comment` acts on a comment, not on an issue) — or
+ * by its description's first sentence (saysPair).
  */
 export const PAIR_BOOST = 0.2;
 

@@ -327,9 +327,9 @@ export interface ActionObject {
 const PURPOSE_CHARS = 160;
 
 /**
- * What a tool says it does: the action and object of its description's first sentence ("Open a new
- * GitHub issue or edit an existing one." → open, issu; phrase new, github, issu), read as a request's
- * are (actionObject).
+ * What a tool says it does: the action and object of its description's first sentence, read as a
+ * request's are (actionObject). "Create a github issue, or edit one. …" → creat, issu (phrase
+ * github, issu).
  */
 export function purposeOf(description: string): ActionObject | null {
   const start = description.slice(0, PURPOSE_CHARS);
