@@ -112,8 +112,12 @@ export async function startBench({
     mf,
     async session(name) {
       const raw = ns.get(ns.idFromName(`bench/${name}`)) as unknown as RawStub;
+      // Each property read of a proxied stub is a synchronous round trip to the runtime, whose
+      // reply Miniflare sometimes misses on a busy machine (an assertion in its SynchronousFetcher):
+      // the method called per operation is read once.
+      const call = raw.call;
       return {
-        call: (op, input) => raw.call(op, input),
+        call: (op, input) => call(op, input),
         learn: (tools) => raw.learn(JSON.stringify(tools)),
         stats: async () => JSON.parse(await raw.stats()),
         catalogCalls: () => raw.catalogCalls(),

@@ -20,6 +20,8 @@ export interface Suite {
   catalog: unknown[];
   sets: { name: string; queries: SuiteQuery[] }[];
   source: string;
+  /** Requests of the catalog's users, worded independently of its queries, for the learning evaluation. */
+  history?: string;
 }
 
 interface FlatTool {
@@ -27,6 +29,8 @@ interface FlatTool {
   namespace?: string;
   description: string;
 }
+
+const METATOOL_HISTORY = "bench/search-eval/metatool-history/history.json";
 
 const readJsonl = (file: string) =>
   readFileSync(file, "utf8")
@@ -52,6 +56,7 @@ export function otherSuites(): Suite[] {
         description: t.description,
       })),
       sets: [{ name: "mcp", queries: readJsonl(`${mcp}/queries.jsonl`) }],
+      history: existsSync(`${mcp}/history.json`) ? `${mcp}/history.json` : undefined,
     });
   }
   const metatool = "../shared/bench/metatool";
@@ -63,6 +68,8 @@ export function otherSuites(): Suite[] {
       source: `${metatool}/ (MetaTool sample, ${tools.length} OpenAI plugins; read in place)`,
       catalog: tools.map((t) => ({ name: t.name, namespace: t.namespace, description: t.description })),
       sets: [{ name: "metatool", queries: readJsonl(`${metatool}/queries.jsonl`) }],
+      // Our own history for the public catalog: the sample has none.
+      history: existsSync(METATOOL_HISTORY) ? METATOOL_HISTORY : undefined,
     });
   }
   return suites;
