@@ -4,7 +4,7 @@
 // the previous head; how well the top result's relevance tells answerable queries from those nothing
 // answers (AUROC); learning from use, and its safety (bench/learning-safety.ts).
 // Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate
-//   --thresholds r,w,c --history FILE --protocol direct --repeat N --lexicon FILE --figures FILE]
+//   --thresholds r,w,c --history FILE --protocol direct --anonymous --repeat N --lexicon FILE --figures FILE]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
@@ -51,6 +51,8 @@ const { values: args } = parseArgs({
     repeat: { type: "string", default: "1" },
     /** Another lexicon.json to run the worker with (bench/lexicon-ablation.ts); nothing is written. */
     lexicon: { type: "string" },
+    /** Replays the history in sessions that name no end user (each session is a source of its own). */
+    anonymous: { type: "boolean", default: false },
     /** `direct`: replay each history request as a search of the user's own words, even where it has the model's `search`. */
     protocol: { type: "string", default: "agent" },
     /** Writes the suite's figures (SetFigures[]) as JSON to this file. */
@@ -271,7 +273,8 @@ async function learningEvaluation(
       for (let start = 0; start < mine.length; start += REQUESTS_PER_SESSION) {
         const sid = `history-${user}-${start}`;
         sessions++;
-        await replay.op("learned", sid, "session_configure", { user: `hash-of-${user}` });
+        if (!args.anonymous)
+          await replay.op("learned", sid, "session_configure", { user: `hash-of-${user}` });
         await replay.op("learned", sid, "catalog_sync", { tools });
         const found = async (query: string, expected: readonly string[]) => {
           const out = await replay.op<SearchOutput>("learned", sid, "tool_search", { query, limit: 10 });
@@ -539,6 +542,7 @@ try {
     args.repeat !== "1" ||
     args.history !== HISTORY ||
     args.protocol !== "agent" ||
+    args.anonymous ||
     args.lexicon !== undefined;
   if (!exploring && args.catalog === "bench/search-eval/catalog.json") {
     const safety = await safetyEvaluation();
