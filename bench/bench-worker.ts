@@ -47,6 +47,15 @@ export class BenchSession extends SessionObject {
   }
 
   /**
+   * `call`, its result as JSON: an object returned over Miniflare's Node-side proxy is itself a
+   * proxy, whose every property read is a synchronous round trip to the runtime, and Miniflare
+   * sometimes misses that reply on a busy machine (an assertion in its SynchronousFetcher).
+   */
+  async callJson(name: string, input: unknown): Promise<string> {
+    return JSON.stringify(await this.call(name, input));
+  }
+
+  /**
    * Times each input in-object. workerd coarsens timers to 1 ms, so every input runs `repeat`
    * times back to back and its figure is the mean of those runs; percentiles are then taken over
    * inputs, where the real spread (cheap vs expensive queries) lives.

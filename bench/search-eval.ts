@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
 import { conceptCount, queryTermGroups } from "../src/search/text";
+import { type BaselineTool, bm25Baselines } from "./bm25-baseline";
 import { startBench, table } from "./harness";
 import { startReplay } from "./learning-replay";
 import { attackEvaluation, concurrencyEvaluation, privacyEvaluation, smallCatalog } from "./learning-safety";
@@ -139,9 +140,25 @@ function auroc(outcomes: readonly Outcome[]): number | null {
   return wins / (pos.length * neg.length);
 }
 
-function figuresOf(set: string, tools: number, outcomes: readonly Outcome[]): SetFigures {
+function figuresOf(
+  set: string,
+  tools: readonly unknown[],
+  queries: readonly EvalQuery[],
+  outcomes: readonly Outcome[],
+): SetFigures {
   const { n, r1, r5, mrr } = summarize(outcomes);
-  return { set, tools, answerable: n, none: outcomes.length - n, r1, r5, mrr, auroc: auroc(outcomes) };
+  const bm25 = bm25Baselines(tools as BaselineTool[], queries)[0] ?? null;
+  return {
+    set,
+    tools: tools.length,
+    answerable: n,
+    none: outcomes.length - n,
+    r1,
+    r5,
+    mrr,
+    auroc: auroc(outcomes),
+    bm25,
+  };
 }
 
 function kindTable(outcomes: readonly Outcome[]): string {
@@ -461,7 +478,7 @@ try {
     if (args.verbose) console.log(`${misses.join("\n")}\n`);
     sections.push(`### ${set.file}: ${set.queries.length} queries\n\n${body}\n`);
     const name = `dev:${set.file.replace(/^.*\/(queries-)?|\.json$/g, "") || "queries"}`;
-    figures.push(figuresOf(name, catalog.length, outcomes));
+    figures.push(figuresOf(name, catalog, set.queries, outcomes));
     ranks[name] = keyedRanks(outcomes);
   }
   console.log(`${noAnswerLine(everything)} (dev sets)`);
@@ -479,7 +496,7 @@ try {
         console.log(`${heading}\n\n${body}\n`);
         if (args.verbose) console.log(`${misses.join("\n")}\n`);
         sections.push(`### ${set.name}: ${suite.source}\n\n${body}\n`);
-        figures.push(figuresOf(set.name, suite.catalog.length, outcomes));
+        figures.push(figuresOf(set.name, suite.catalog, set.queries, outcomes));
         bySet.push(outcomes);
         ranks[set.name] = keyedRanks(outcomes);
         if (suite.history) {
@@ -492,7 +509,11 @@ try {
       }
     }
     const diffs = rankDiffs(ranks, texts);
-    const summary = `Every set alone and their macro average (each set weighs the same):\n\n${suiteTable(figures)}\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${diffs.table}`;
+    const baselines = figures
+      .map((f) => (f.bm25 ? `${f.set} ${f.bm25.variant} (${f.bm25.r1.toFixed(3)})` : null))
+      .filter((b) => b !== null)
+      .join("; ");
+    const summary = `Every set alone and their macro average (each set weighs the same), beside the best of twelve BM25 variants over each tool's name and description (bench/bm25-baseline.ts):\n\n${suiteTable(figures)}\n\nThe best BM25 variant of each set: ${baselines}.\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${diffs.table}`;
     console.log(`\n${summary}\n${diffs.queries ? `\n${diffs.queries}\n` : ""}`);
     sections.unshift(`### The suite\n\n${summary}\n`);
     if (args.figures) writeFileSync(args.figures, JSON.stringify(figures));

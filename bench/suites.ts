@@ -84,6 +84,8 @@ export interface SetFigures {
   r5: number;
   mrr: number;
   auroc: number | null;
+  /** The best BM25 variant's Recall@1 on the set (bench/bm25-baseline.ts), and which it was. */
+  bm25: { variant: string; r1: number } | null;
 }
 
 /** One row per set and the macro average (each set weighs the same, whatever its size). */
@@ -94,7 +96,18 @@ export function suiteTable(rows: readonly SetFigures[]): string {
     return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
   };
   return table(
-    ["set", "tools", "answerable", "no answer", "Recall@1", "Recall@5", "MRR", "AUROC"],
+    [
+      "set",
+      "tools",
+      "answerable",
+      "no answer",
+      "Recall@1",
+      "Recall@5",
+      "MRR",
+      "AUROC",
+      "best BM25 R@1",
+      "ahead by",
+    ],
     [
       ...rows.map((r) => [
         r.set,
@@ -105,6 +118,8 @@ export function suiteTable(rows: readonly SetFigures[]): string {
         fmt(r.r5),
         fmt(r.mrr),
         fmt(r.auroc),
+        fmt(r.bm25?.r1 ?? null),
+        fmt(r.bm25 ? r.r1 - r.bm25.r1 : null),
       ]),
       [
         "macro average",
@@ -115,6 +130,8 @@ export function suiteTable(rows: readonly SetFigures[]): string {
         fmt(mean((r) => r.r5)),
         fmt(mean((r) => r.mrr)),
         fmt(mean((r) => r.auroc)),
+        fmt(mean((r) => r.bm25?.r1 ?? null)),
+        fmt(mean((r) => (r.bm25 ? r.r1 - r.bm25.r1 : null))),
       ],
     ],
   );
