@@ -45,8 +45,8 @@ const toolIndex = (columns: string) => [
       END`,
 ];
 
-/** trove_tools' columns besides its rowid `id`, in table order (since version 8). */
-export const TOOL_ROW_COLUMNS = [
+/** trove_tools' columns besides its rowid `id`, in table order, as version 8 rebuilt the table. */
+const TOOL_ROW_COLUMNS_V8 = [
   "name",
   "qualified_name",
   "local_name",
@@ -69,6 +69,9 @@ export const TOOL_ROW_COLUMNS = [
   "source",
   "f_learned",
 ] as const;
+
+/** trove_tools' columns besides its rowid `id`, in table order. */
+export const TOOL_ROW_COLUMNS = [...TOOL_ROW_COLUMNS_V8, "f_offers"] as const;
 
 const COLUMN_TYPES: Record<string, string> = {
   loading_mode: "TEXT",
@@ -301,10 +304,10 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP VIEW trove_tools_searchable`,
       `CREATE TABLE trove_tools_v8 (
         id INTEGER PRIMARY KEY,
-        ${TOOL_ROW_COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c] ?? "TEXT NOT NULL"}`).join(",\n        ")}
+        ${TOOL_ROW_COLUMNS_V8.map((c) => `${c} ${COLUMN_TYPES[c] ?? "TEXT NOT NULL"}`).join(",\n        ")}
       )`,
-      `INSERT INTO trove_tools_v8 (id, ${TOOL_ROW_COLUMNS.join(", ")})
-        SELECT id, ${TOOL_ROW_COLUMNS.join(", ")} FROM trove_tools`,
+      `INSERT INTO trove_tools_v8 (id, ${TOOL_ROW_COLUMNS_V8.join(", ")})
+        SELECT id, ${TOOL_ROW_COLUMNS_V8.join(", ")} FROM trove_tools`,
       `DROP TABLE trove_tools`,
       `ALTER TABLE trove_tools_v8 RENAME TO trove_tools`,
       ...toolIndex(TOOL_FTS_COLUMNS),
@@ -382,6 +385,16 @@ export const MIGRATIONS: readonly Migration[] = [
         harmful INTEGER NOT NULL,
         confirmed_at INTEGER NOT NULL
       ) WITHOUT ROWID`,
+    ],
+  },
+  {
+    version: 11,
+    name: "operations a tool offers through a parameter",
+    statements: [
+      // Filled from each record when the session re-normalizes its index text on start
+      // (src/session/index-text.ts: the text version moved with this column). Not indexed: search
+      // reads it for the candidates FTS5 already found (src/tools/tool-search.ts).
+      `ALTER TABLE trove_tools ADD COLUMN f_offers TEXT NOT NULL DEFAULT ''`,
     ],
   },
 ];

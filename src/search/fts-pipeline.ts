@@ -68,6 +68,12 @@ export interface FtsIndex<R, C extends R> {
   /** The terms of the row's whole name, its namespace's included. */
   nameTerms?(row: C): readonly string[];
   /**
+   * The actions a row offers besides its name's: a tool that takes its operation as an argument
+   * (`issue_write`'s method: create, update). Such a row names the request's action and object
+   * when it offers the action and its name holds the object's words.
+   */
+  offers?(row: C): readonly string[];
+  /**
    * Exact hits score one above the best candidate: the best of all candidates, or of those that
    * are not exact hits themselves. The two differ only when an exact hit is also the best
    * candidate, and then only in the other hits' normalized scores (tools: all, skills: others).
@@ -160,6 +166,7 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     const names = index.nameTerms?.(row) ?? [];
     const paired =
       namesPair(index.identity?.(row) ?? [], names, pair) ||
+      offersPair(index.offers?.(row) ?? [], names, pair) ||
       saysPair(search.purpose?.(row) ?? null, names, pair);
     return paired ? 1 + PAIR_BOOST : 1;
   });
@@ -222,6 +229,11 @@ function namesPair(terms: readonly string[], whole: readonly string[], pair: Act
     (last === pair.action && terms[terms.length - 2] === pair.object);
   // The whole object, not its head alone: "get issue details" is not get_workspace_details.
   return positioned && pair.phrase.every((t) => whole.includes(t));
+}
+
+/** Whether a row offers the request's action and its name holds every word of the object's phrase. */
+function offersPair(offers: readonly string[], whole: readonly string[], pair: ActionObject): boolean {
+  return offers.includes(pair.action) && pair.phrase.every((t) => whole.includes(t));
 }
 
 /**

@@ -62,9 +62,10 @@ function canonical(word: string): string[] {
 
 /**
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
- * (the word lists are hashed in `indexTextVersion` on their own).
+ * (the word lists are hashed in `indexTextVersion` on their own), or when a record's search fields
+ * change (9: a tool's f_offers, src/tools/tool-index.ts).
  */
-const NORMALIZER_REVISION = 8;
+const NORMALIZER_REVISION = 9;
 let textVersion: string | undefined;
 
 /**

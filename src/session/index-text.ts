@@ -10,7 +10,15 @@ import { skillSearchFields } from "../skills/skill-index";
 import { toolSearchFields } from "../tools/tool-index";
 import type { NormalizedTool } from "../tools/tool-record";
 
-const TOOL_FIELDS = ["f_name", "f_namespace", "f_tags", "f_description", "f_params", "f_examples"] as const;
+const TOOL_FIELDS = [
+  "f_name",
+  "f_namespace",
+  "f_tags",
+  "f_description",
+  "f_params",
+  "f_examples",
+  "f_offers",
+] as const;
 const SKILL_FIELDS = ["f_name", "f_title", "f_tags", "f_trigger", "f_description", "f_body"] as const;
 
 /** Rows whose index text changed, by table; null when the index was already current. */

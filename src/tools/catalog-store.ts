@@ -27,6 +27,7 @@ import {
 import { IndexUpkeep } from "./index-upkeep";
 import type { Visibility } from "./policy";
 import { recordsBefore, type ToolChange, toolChanges } from "./tool-changes";
+import { localTerms } from "./tool-index";
 import { type LoadingMode, MAX_TOOLS, type ToolRecordInput } from "./tool-record";
 
 export interface SyncResult {
@@ -69,6 +70,7 @@ export class CatalogStore {
   #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
   /** What each tool's description says it does, read on first use (purposeOf). */
   #purposes = new Map<string, ActionObject | null>();
+  #nameEnds: Set<string> | null = null;
 
   /**
    * @param reserved names of Trove's own tools: the agent's catalog may not hold one and no
@@ -91,6 +93,7 @@ export class CatalogStore {
     this.#vocabulary = null;
     this.#lastSync = null;
     this.#purposes.clear();
+    this.#nameEnds = null;
   }
 
   /**
@@ -414,6 +417,28 @@ export class CatalogStore {
       this.#purposes.set(name, said);
     }
     return said;
+  }
+
+  /**
+   * The terms searchable tools' names start or end with, their namespaces' terms left out (`creat`
+   * and `bucket` of s3.create_bucket): the words this catalog names operations and things by. Read
+   * once after each write, and only when a search meets a tool that offers operations (f_offers).
+   */
+  nameEnds(): ReadonlySet<string> {
+    if (!this.#nameEnds) {
+      const ends = new Set<string>();
+      const rows = this.sql.all<{ f_name: string; f_namespace: string }>(
+        `SELECT f_name, f_namespace FROM trove_tools WHERE allowed = 1`,
+      );
+      for (const row of rows) {
+        const terms = localTerms(row.f_name, row.f_namespace);
+        if (terms.length === 0) continue;
+        ends.add(terms[0] as string);
+        ends.add(terms[terms.length - 1] as string);
+      }
+      this.#nameEnds = ends;
+    }
+    return this.#nameEnds;
   }
 
   /** Indexed terms an unknown query term may be a misspelling of. */

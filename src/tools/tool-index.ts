@@ -9,6 +9,11 @@ export interface ToolSearchFields {
   f_description: string;
   f_params: string;
   f_examples: string;
+  /**
+   * Operations the tool may offer through a parameter (offeredTerms), normalized; not indexed.
+   * Search decides per catalog whether they are operations (src/tools/tool-search.ts).
+   */
+  f_offers: string;
 }
 
 const MAX_PARAM_TEXT = 4000;
@@ -32,6 +37,40 @@ function schemaText(schema: unknown, depth = 0, out: string[] = []): string[] {
   return out;
 }
 
+/**
+ * The first term of each value of a required parameter that enumerates two or more strings, when
+ * every value has one: `issue_write`'s `method` ("create", "update") gives "creat updat". Such a
+ * parameter may choose an operation, or a kind of thing ("issue", "pull_request"), or a state
+ * ("open", "closed"); which of them is an operation depends on the catalog's names, so the terms
+ * are kept as they are and read at search time. The first such parameter counts.
+ */
+export function offeredTerms(schema: unknown): string {
+  if (!schema || typeof schema !== "object") return "";
+  const { properties, required } = schema as Record<string, unknown>;
+  if (!properties || typeof properties !== "object" || !Array.isArray(required)) return "";
+  for (const key of required) {
+    const values = (properties as Record<string, unknown>)[key as string];
+    const choices =
+      values && typeof values === "object" ? (values as Record<string, unknown>).enum : undefined;
+    if (!Array.isArray(choices) || choices.length < 2) continue;
+    if (!choices.every((c): c is string => typeof c === "string")) continue;
+    const firsts = choices.map((c) => indexText(c).split(" ")[0] ?? "");
+    if (firsts.some((t) => t === "")) continue;
+    return [...new Set(firsts)].join(" ");
+  }
+  return "";
+}
+
+/**
+ * The terms of a tool's normalized name after its namespace's: `creat bucket` of s3.create_bucket
+ * (`s3 creat bucket` after `s3`).
+ */
+export function localTerms(name: string, namespace: string): string[] {
+  const terms = name === "" ? [] : name.split(" ");
+  const prefix = namespace === "" ? [] : namespace.split(" ");
+  return prefix.every((term, i) => terms[i] === term) ? terms.slice(prefix.length) : terms;
+}
+
 export function toolSearchFields(tool: NormalizedTool): ToolSearchFields {
   const params = schemaText(tool.input_schema).join(" ").slice(0, MAX_PARAM_TEXT);
   const examples = (tool.examples ?? []).map((e) => e.description ?? "").join(" ");
@@ -42,5 +81,6 @@ export function toolSearchFields(tool: NormalizedTool): ToolSearchFields {
     f_description: indexText(tool.description),
     f_params: indexText(params),
     f_examples: indexText(examples),
+    f_offers: offeredTerms(tool.input_schema),
   };
 }

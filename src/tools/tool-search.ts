@@ -5,6 +5,7 @@ import { compileUserPattern } from "../search/regex";
 import { requiredLiterals } from "../search/regex-literals";
 import { type NameTests, nameScore, REGEX_SCORE, rankComparator } from "../search/scoring";
 import type { CatalogEntry, CatalogStore } from "./catalog-store";
+import { localTerms } from "./tool-index";
 import { type LoadingMode, type SideEffects, TOOL_NAME } from "./tool-record";
 
 export type SearchType = "fts" | "regex" | "exact";
@@ -177,13 +178,18 @@ type FtsRow = ToolRow & {
   f_description: string;
   f_examples: string;
   f_learned: string;
+  /** The operations the tool offers through a parameter, when the catalog names them (offered). */
+  offered: readonly string[];
 };
+
+/** A candidate as the statement reads it. */
+type StoredFtsRow = Omit<FtsRow, "offered"> & { f_offers: string };
 
 // Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would read
 // every matching row's text.
 const FTS_CANDIDATES = `
   SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
-    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples, t.f_learned
+    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples, t.f_learned, t.f_offers
   FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
         FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
   CROSS JOIN trove_tools AS t ON t.id = m.id
@@ -191,7 +197,16 @@ const FTS_CANDIDATES = `
   ORDER BY m.raw`;
 
 const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
-  fields: (r) => [r.f_name, r.f_namespace, r.f_tags, r.f_description, r.f_examples, r.f_learned],
+  // The operations a tool offers through a parameter are words of its name: label_write with a
+  // method of create, update or delete is create_label as much as it is label_write.
+  fields: (r) => [
+    r.offered.length === 0 ? r.f_name : `${r.f_name} ${r.offered.join(" ")}`,
+    r.f_namespace,
+    r.f_tags,
+    r.f_description,
+    r.f_examples,
+    r.f_learned,
+  ],
   /**
    * Parameter text helps find candidates (it is in the MATCH) but not order them: parameter names
    * repeat across tools ("id", "page"), and leaving them out measured no worse.
@@ -212,7 +227,8 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   exactAbove: "all-candidates",
   action: (r) => (reads(r) ? null : actionTerm(r)),
   reads,
-  identity: (r) => localTerms(r),
+  identity: (r) => localTerms(r.f_name, r.f_namespace),
+  offers: (r) => r.offered,
   nameTerms: (r) =>
     [r.f_name, r.f_namespace]
       .join(" ")
@@ -230,14 +246,21 @@ function reads(row: FtsRow): boolean {
  * `creat` for s3.create_bucket ("s3 creat bucket" after "s3").
  */
 function actionTerm(row: FtsRow): string | null {
-  return localTerms(row)[0] || null;
+  return localTerms(row.f_name, row.f_namespace)[0] || null;
 }
 
-/** The terms of a tool's name after its namespace's. */
-function localTerms(row: FtsRow): string[] {
-  const name = row.f_name === "" ? [] : row.f_name.split(" ");
-  const namespace = row.f_namespace === "" ? [] : row.f_namespace.split(" ");
-  return namespace.every((term, i) => name[i] === term) ? name.slice(namespace.length) : name;
+/**
+ * A candidate with the operations it offers through a parameter, when this catalog names them:
+ * every offered term starts or ends a tool name here (`creat`, `delet` of create_issue,
+ * delete_file). A choice among kinds of things or states (`open`, `closed`) is not one of
+ * operations and offers nothing.
+ */
+function offered(row: StoredFtsRow, catalog: CatalogStore): FtsRow {
+  const { f_offers, ...rest } = row;
+  if (f_offers === "") return { ...rest, offered: [] };
+  const terms = f_offers.split(" ");
+  const ends = catalog.nameEnds();
+  return { ...rest, offered: terms.every((t) => ends.has(t)) ? terms : [] };
 }
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
@@ -250,7 +273,10 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
     preferredNamespaces: scope.preferredNamespaces,
     sessionNamespaces: scope.sessionNamespaces,
     stats: scope.catalog,
-    candidates: (match) => scope.sql.all<FtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL),
+    candidates: (match) =>
+      scope.sql
+        .all<StoredFtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL)
+        .map((row) => offered(row, scope.catalog)),
     purpose: (row) => scope.catalog.purposeOf(row.name, row.description),
   }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }
