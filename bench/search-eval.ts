@@ -513,7 +513,7 @@ try {
       .map((f) => (f.bm25 ? `${f.set} ${f.bm25.variant} (${f.bm25.r1.toFixed(3)})` : null))
       .filter((b) => b !== null)
       .join("; ");
-    const summary = `Every set alone and their macro average (each set weighs the same), beside the best of twelve BM25 variants over each tool's name and description (bench/bm25-baseline.ts):\n\n${suiteTable(figures)}\n\nThe best BM25 variant of each set: ${baselines}.\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${diffs.table}`;
+    const summary = `Every set alone and their macro average (each set weighs the same), beside the best of 24 BM25 variants over each tool's name and description or all of its text (bench/bm25-baseline.ts):\n\n${suiteTable(figures)}\n\nThe best BM25 variant of each set: ${baselines}.\n\nPer-query ranks against the previous head's (bench/search-eval/ranks.json):\n\n${diffs.table}`;
     console.log(`\n${summary}\n${diffs.queries ? `\n${diffs.queries}\n` : ""}`);
     sections.unshift(`### The suite\n\n${summary}\n`);
     if (args.figures) writeFileSync(args.figures, JSON.stringify(figures));

@@ -1,6 +1,7 @@
 // The search dev suite beyond the dev catalog (issue 29): every catalog with query sets the bench can
-// read, in one format — the real MCP servers' tools of bench/search-eval/mcp/ and the public MetaTool
-// sample in ../shared/bench/metatool/ (read there, never copied; skipped when absent). Each set is
+// read, in one format — the real MCP servers' tools of bench/search-eval/mcp/, the public MetaTool
+// sample in ../shared/bench/metatool/ and ToolLens from TOOLLENS_DIR (both read there, never copied;
+// skipped when absent). Each set is
 // scored alone and in a macro average, and its per-query ranks are compared with the previous head's
 // (bench/search-eval/ranks.json, written by the canonical run).
 import { createHash } from "node:crypto";
@@ -72,7 +73,98 @@ export function otherSuites(): Suite[] {
       history: existsSync(METATOOL_HISTORY) ? METATOOL_HISTORY : undefined,
     });
   }
+  const toollens = toolLens(process.env.TOOLLENS_DIR);
+  if (toollens) suites.push(toollens);
   return suites;
+}
+
+/** A ToolLens corpus line's text: its RapidAPI fields, in this order. */
+const TOOLLENS_TEXT =
+  /^category_name:(.*?), tool_name:(.*?), api_name:(.*?), api_description:(.*?), required_params: (.*?), optional_params: (.*?), return_schema: /s;
+
+interface RapidParam {
+  name: string;
+  description?: string;
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 60) || "api";
+
+/**
+ * ToolLens (Qu et al., CIKM 2024: 464 RapidAPI endpoints, each query needing two or three of them),
+ * read in place from the `datasets/ToolLens` folder of a checkout of github.com/quchangle1/COLT named
+ * by TOOLLENS_DIR: the repository states no license, so nothing of it is copied here. Its test split,
+ * each endpoint as a tool: the API's name as namespace, the endpoint's as name, its description,
+ * its category as tag and its parameters' names and descriptions as input schema.
+ */
+function toolLens(dir: string | undefined): Suite | null {
+  if (!dir || !existsSync(`${dir}/corpus.jsonl`)) return null;
+  const lines = (file: string) =>
+    readFileSync(`${dir}/${file}`, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  const catalog = lines("corpus.jsonl").flatMap((line) => {
+    const doc = JSON.parse(line) as { _id: string; text: string };
+    const m = TOOLLENS_TEXT.exec(doc.text);
+    if (!m) return [];
+    const [, category = "", api = "", endpoint = "", description = "", required = "[]", optional = "[]"] = m;
+    const namespace = slug(api);
+    let name = `${namespace}.${slug(endpoint)}`;
+    for (let n = 2; taken.has(name); n++) name = `${namespace}.${slug(endpoint)}_${n}`;
+    taken.add(name);
+    names.set(doc._id, name);
+    const params = (text: string): RapidParam[] => {
+      try {
+        return JSON.parse(text) as RapidParam[];
+      } catch {
+        return [];
+      }
+    };
+    const all = [...params(required), ...params(optional)];
+    return [
+      {
+        name,
+        namespace,
+        description: description.trim() || endpoint,
+        tags: category ? [category] : [],
+        input_schema: {
+          type: "object",
+          properties: Object.fromEntries(
+            all.map((p) => [p.name, p.description ? { description: p.description.slice(0, 500) } : {}]),
+          ),
+          required: params(required).map((p) => p.name),
+        },
+      },
+    ];
+  });
+  const texts = new Map(
+    lines("queries.jsonl").map((line) => {
+      const q = JSON.parse(line) as { _id: string; text: string };
+      return [q._id, q.text] as const;
+    }),
+  );
+  const expected = new Map<string, string[]>();
+  for (const line of lines("qrels/test.tsv").slice(1)) {
+    const [query = "", tool = ""] = line.split("\t");
+    const name = names.get(tool);
+    if (name) expected.set(query, [...(expected.get(query) ?? []), name]);
+  }
+  const queries = [...expected].flatMap(([id, tools]) => {
+    const query = texts.get(id);
+    return query ? [{ query, expected: tools, kind: "toollens" }] : [];
+  });
+  return {
+    name: "toollens",
+    source: `TOOLLENS_DIR (ToolLens test split, ${catalog.length} RapidAPI endpoints; read in place)`,
+    catalog,
+    sets: [{ name: "toollens", queries }],
+  };
 }
 
 export interface SetFigures {

@@ -178,11 +178,17 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
         (raw[i]?.score ?? 0) * boost(row) * unasked(i) * (named[i] ?? 1) * (pairs[i] ?? 1) * weight,
       ),
       // What the row itself matches, whatever the session did before: comparable across sessions.
-      relevance:
-        calibratedRelevance(raw[i] ?? { score: 0, unmatched: 0 }, mass, concepts) * Math.min(1, weight),
+      relevance: calibratedRelevance(evidenceOf(raw[i]), mass, concepts) * Math.min(1, weight),
     };
   });
   return rankWithExact(index, search, scored);
+}
+
+/** What relevance reads of a match: its score without rank-only fields (never above its score). */
+function evidenceOf(match: Match | undefined): { score: number; unmatched: number } {
+  return match
+    ? { score: Math.min(match.score, match.evidence), unmatched: match.unmatched }
+    : { score: 0, unmatched: 0 };
 }
 
 /**

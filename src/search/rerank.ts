@@ -19,6 +19,12 @@ export interface FieldSpec {
    * fully as in the request itself.
    */
   names?: boolean;
+  /**
+   * The field orders candidates but is no evidence that any fits: a tool's parameter text says
+   * what it takes, so a word of the request found only there ("coordinates") ranks the tool above
+   * its siblings without making a request the catalog cannot serve look served.
+   */
+  rankOnly?: boolean;
 }
 
 /** A related term stands in for a concept at this fraction of a direct match. */
@@ -79,9 +85,12 @@ export interface Match {
   direct: number;
   /**
    * The mass (queryMass) of the concepts none of whose terms, direct or related, the candidate
-   * holds: "cancel my netflix subscription" leaves netflix unmatched in cancel_subscription.
+   * holds outside rank-only fields: "cancel my netflix subscription" leaves netflix unmatched in
+   * cancel_subscription.
    */
   unmatched: number;
+  /** The score without rank-only fields: what relevance reads. */
+  evidence: number;
 }
 
 /** `rescore`, with what each candidate leaves unmatched. */
@@ -148,14 +157,18 @@ export function matches(
     let score = 0;
     let direct = 0;
     let unmatched = 0;
+    let evidence = 0;
     for (const group of weighted) {
       let best = 0;
       let phrase = 0;
       let bestOwn = 0;
       let phraseOwn = 0;
+      let bestShown = 0;
+      let phraseShown = 0;
       for (const { term, idf: termIdf, weight } of group.terms) {
         let pseudoTf = 0;
         let own = 0;
+        let shown = 0;
         for (let fi = 0; fi < fields.length; fi++) {
           const field = doc[fi];
           const tf = field?.counts.get(term) ?? 0;
@@ -163,27 +176,34 @@ export function matches(
           const spec = fields[fi] as FieldSpec;
           if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
-          pseudoTf += (spec.weight * tf) / norm;
-          if (!spec.gapsOnly) own = pseudoTf;
+          const add = (spec.weight * tf) / norm;
+          pseudoTf += add;
+          if (!spec.rankOnly) shown += add;
+          if (!spec.gapsOnly) own += add;
         }
         const named =
           group.context && fields.some((spec, fi) => spec.names && (doc[fi]?.counts.get(term) ?? 0) > 0);
         const factor = (named ? 1 : weight) * termIdf;
         const termScore = factor * (pseudoTf / (K1 + pseudoTf));
         const ownScore = factor * (own / (K1 + own));
+        const shownScore = factor * (shown / (K1 + shown));
         if (group.direct.has(term)) {
           phrase += group.share * termScore;
           phraseOwn += group.share * ownScore;
+          phraseShown += group.share * shownScore;
         } else {
           if (termScore > best) best = termScore;
           if (ownScore > bestOwn) bestOwn = ownScore;
+          if (shownScore > bestShown) bestShown = shownScore;
         }
       }
       best = Math.max(best, phrase);
       score += best;
       direct += Math.max(bestOwn, phraseOwn);
-      if (best === 0) unmatched += group.mass;
+      const shownBest = Math.max(bestShown, phraseShown);
+      evidence += shownBest;
+      if (shownBest === 0) unmatched += group.mass;
     }
-    return { score, direct, unmatched };
+    return { score, direct, unmatched, evidence };
   });
 }

@@ -99,7 +99,7 @@ export function indexText(text: string): string {
   return documentTerms(text).join(" ");
 }
 
-export const MAX_QUERY_TERMS = 16;
+export const MAX_QUERY_TERMS = 32;
 
 /** One concept of a query: the word's own term(s), plus related terms that may stand in for it. */
 export interface TermGroup {

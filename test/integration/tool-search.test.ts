@@ -109,6 +109,26 @@ describe("full text search", () => {
     expect(namesOf(await hits(sid, { query: "hosts" }))).toEqual(["fs.read_file"]);
   });
 
+  it("orders tools that share the request's words by the arguments the request names", async () => {
+    // Two endpoints that say the same; the request names what one of them takes. Parameter text
+    // orders them but is no evidence: the relevance of each is what its own text matches.
+    const geo = (name: string, param: string, about: string) => ({
+      name: `weather.${name}`,
+      description: "Current weather conditions",
+      input_schema: { type: "object", properties: { [param]: { type: "string", description: about } } },
+    });
+    const tools = [
+      geo("by_city", "city", "Name of the city"),
+      geo("by_point", "coordinates", "Latitude and longitude, comma separated"),
+    ];
+    const sid = await seeded(tools);
+    const res = await search(sid, { query: "current weather at the coordinates 52.52, 13.41" });
+    expect(res.status).toBe(200);
+    const found: { name: string; relevance: number }[] = res.json.tools;
+    expect(found.map((t) => t.name)).toEqual(["weather.by_point", "weather.by_city"]);
+    expect(found[0]?.relevance).toBe(found[1]?.relevance);
+  });
+
   it("matches case-insensitively", async () => {
     const sid = await seeded();
     expect(namesOf(await hits(sid, { query: "WEATHER Forecast" }))[0]).toBe("weather.get_forecast");

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { boundLearning } from "../../src/search/fts-pipeline";
 
-const match = (score: number, direct: number) => ({ score, direct, unmatched: 0 });
+const match = (score: number, direct: number) => ({ score, direct, unmatched: 0, evidence: score });
 
 describe("boundLearning", () => {
   it("caps a write tool lifted by learned text at the better read tool's score", () => {

@@ -135,6 +135,29 @@ describe("rescore", () => {
     expect(other?.score).toBe(0);
   });
 
+  it("lets a rank-only field (parameter text) order candidates without counting as evidence", () => {
+    // Two weather tools; only the second takes coordinates. The request names them: the second
+    // ranks first, yet "coordin" stays unmatched for relevance and adds nothing to its evidence.
+    const withParams = [...fields, { weight: 0.3, b: 0.75, rankOnly: true }];
+    const groups = queryTermGroups("weather at the coordinates 52.52, 13.41");
+    const [city, point] = matches(
+      [
+        ["weather", "current weather", "citi name"],
+        ["weather", "current weather", "latitud longitud coordin"],
+      ],
+      groups,
+      withParams,
+      corpus,
+    );
+    expect(point?.score).toBeGreaterThan(city?.score ?? Infinity);
+    expect(point?.evidence).toBeCloseTo(city?.evidence ?? 0);
+    expect(point?.unmatched).toBeCloseTo(city?.unmatched ?? 0);
+    expect(point?.unmatched).toBeGreaterThan(0);
+    // Without rank-only fields, evidence is the score.
+    const [plain] = matches([["weather", "current weather"]], groups, fields, corpus);
+    expect(plain?.evidence).toBe(plain?.score);
+  });
+
   it("reads a wholly unmatched concept as weaker evidence than its matched share alone says", () => {
     // Two results matching the same share of the same query: the one that leaves a concept with
     // no match at all (rather than matching every concept partly) is less likely to answer it.

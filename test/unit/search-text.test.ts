@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { tooDeepPath } from "../../src/http/json-depth";
 import { requiredLiterals } from "../../src/search/regex-literals";
 import { RELATED_WEIGHT } from "../../src/search/rerank";
-import { documentTerms, queryTermGroups, words } from "../../src/search/text";
+import { documentTerms, MAX_QUERY_TERMS, queryTermGroups, words } from "../../src/search/text";
 import { literalAlternatives } from "../../src/tools/tool-search";
 import { rawScores } from "../support/pipeline";
 
@@ -380,8 +380,8 @@ describe("queryTermGroups", () => {
   });
 
   it("caps the number of distinct terms", () => {
-    const many = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
-    expect(queryTermGroups(many).flatMap((g) => g.terms).length).toBeLessThanOrEqual(16);
+    const many = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    expect(queryTermGroups(many).flatMap((g) => g.terms)).toHaveLength(MAX_QUERY_TERMS);
   });
 });
 
