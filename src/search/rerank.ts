@@ -25,6 +25,12 @@ export interface FieldSpec {
    * its siblings without making a request the catalog cannot serve look served.
    */
   rankOnly?: boolean;
+  /**
+   * The field counts up to twice as much in a record whose field `shortOf` (an index into the
+   * fields) is shorter than the candidates' average, in proportion to what it lacks: an endpoint
+   * described as "Get Suggestions" says what it does through its parameters.
+   */
+  shortOf?: number;
 }
 
 /** A related term stands in for a concept at this fraction of a direct match. */
@@ -123,6 +129,13 @@ export function fieldStats(
   return { length, counts };
 }
 
+/** How much more a field counts for a record whose `shortOf` field says less than its peers' (1 to 2). */
+function leaning(doc: readonly { length: number }[], spec: FieldSpec, avgLength: readonly number[]): number {
+  if (spec.shortOf === undefined) return 1;
+  const length = doc[spec.shortOf]?.length ?? 0;
+  return 1 + Math.max(0, 1 - length / (avgLength[spec.shortOf] ?? 1));
+}
+
 export function matches(
   candidates: readonly (readonly string[])[],
   groups: readonly TermGroup[],
@@ -176,7 +189,7 @@ export function matches(
           const spec = fields[fi] as FieldSpec;
           if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
-          const add = (spec.weight * tf) / norm;
+          const add = (spec.weight * leaning(doc, spec, avgLength) * tf) / norm;
           pseudoTf += add;
           if (!spec.rankOnly) shown += add;
           if (!spec.gapsOnly) own += add;

@@ -158,6 +158,27 @@ describe("rescore", () => {
     expect(plain?.evidence).toBe(plain?.score);
   });
 
+  it("counts parameter text up to twice for a record whose description says less than its peers'", () => {
+    // The same parameter; one endpoint says little of itself ("Get Suggestions"), the other much.
+    const groups = queryTermGroups("dinner ideas with the ingredient salmon");
+    const spec = { weight: 0.3, b: 0, rankOnly: true };
+    const docs = [
+      ["suggest", "get suggest", "ingredi"],
+      ["recip", "search recip by name cuisin diet and cook time", "ingredi"],
+      ["other", "", "ingredi"],
+    ];
+    const plain = matches(docs, groups, [...fields, spec], corpus);
+    const leaning = matches(docs, groups, [...fields, { ...spec, shortOf: 1 }], corpus);
+    // Without it the parameter counts the same for all three.
+    expect(plain[0]?.score).toBeCloseTo(plain[1]?.score ?? 0);
+    // With it, the terse description leans on its parameters, the long one not at all, and an
+    // empty one counts them as if at twice the weight.
+    expect(leaning[0]?.score).toBeGreaterThan(leaning[1]?.score ?? Infinity);
+    expect(leaning[1]?.score).toBeCloseTo(plain[1]?.score ?? 0);
+    const doubled = matches(docs, groups, [...fields, { ...spec, weight: 0.6 }], corpus);
+    expect(leaning[2]?.score).toBeCloseTo(doubled[2]?.score ?? 0);
+  });
+
   it("reads a wholly unmatched concept as weaker evidence than its matched share alone says", () => {
     // Two results matching the same share of the same query: the one that leaves a concept with
     // no match at all (rather than matching every concept partly) is less likely to answer it.
