@@ -167,6 +167,8 @@ export function matches(
   );
 
   return stats.map((doc) => {
+    // Each field's weight for this record: the same for every term.
+    const weights = fields.map((spec) => spec.weight * leaning(doc, spec, avgLength));
     let score = 0;
     let direct = 0;
     let unmatched = 0;
@@ -189,7 +191,7 @@ export function matches(
           const spec = fields[fi] as FieldSpec;
           if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
-          const add = (spec.weight * leaning(doc, spec, avgLength) * tf) / norm;
+          const add = ((weights[fi] ?? 0) * tf) / norm;
           pseudoTf += add;
           if (!spec.rankOnly) shown += add;
           if (!spec.gapsOnly) own += add;
