@@ -1,6 +1,6 @@
 // BM25F re-scoring of FTS candidates by query concept: each concept scores its best term, and a
 // related term counts less than the word itself.
-import type { TermGroup } from "./text";
+import { conceptCount, type TermGroup } from "./text";
 
 export interface FieldSpec {
   /** How much a match in this field counts. */
@@ -31,6 +31,13 @@ export interface FieldSpec {
    * described as "Get Suggestions" says what it does through its parameters.
    */
   shortOf?: number;
+  /**
+   * The field's weight in a long request: it rises linearly from `weight` at `from` concepts to
+   * this `weight` at `to` concepts and more. A request that long spells out its arguments ("from
+   * USD to EUR, with USD as the base currency, results in English"), and what a tool takes is
+   * what its parameter text names.
+   */
+  longRequest?: { weight: number; from: number; to: number };
 }
 
 /** A related term stands in for a concept at this fraction of a direct match. */
@@ -129,6 +136,14 @@ export function fieldStats(
   return { length, counts };
 }
 
+/** A field's weight for a request of `concepts` concepts (FieldSpec.longRequest). */
+export function fieldWeight(spec: FieldSpec, concepts: number): number {
+  const long = spec.longRequest;
+  if (!long || concepts <= long.from) return spec.weight;
+  const reach = Math.min(1, (concepts - long.from) / (long.to - long.from));
+  return spec.weight + (long.weight - spec.weight) * reach;
+}
+
 /** How much more a field counts for a record whose `shortOf` field says less than its peers' (1 to 2). */
 function leaning(doc: readonly { length: number }[], spec: FieldSpec, avgLength: readonly number[]): number {
   if (spec.shortOf === undefined) return 1;
@@ -166,9 +181,11 @@ export function matches(
     (_, i) => stats.reduce((sum, doc) => sum + (doc[i]?.length ?? 0), 0) / Math.max(1, stats.length) || 1,
   );
 
+  const concepts = conceptCount(groups);
+  const base = fields.map((spec) => fieldWeight(spec, concepts));
   return stats.map((doc) => {
     // Each field's weight for this record: the same for every term.
-    const weights = fields.map((spec) => spec.weight * leaning(doc, spec, avgLength));
+    const weights = fields.map((spec, i) => (base[i] ?? 0) * leaning(doc, spec, avgLength));
     let score = 0;
     let direct = 0;
     let unmatched = 0;

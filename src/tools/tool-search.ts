@@ -222,8 +222,16 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     // 13.4", "with the IATA code"), and parameter text tells apart tools that share an object.
     // It orders, but is no evidence that anything fits (rankOnly): parameter names repeat across
     // tools ("id", "page"). 0.3 was best on the suite's macro average (0.2 to 0.5 within 0.004);
-    // up to twice that for a tool whose description is shorter than its peers' (shortOf).
-    { weight: 0.3, b: 0.75, rankOnly: true, shortOf: 3 }, // f_params
+    // up to twice that for a tool whose description is shorter than its peers' (shortOf). A
+    // request of more than 8 concepts names its arguments (ToolLens's median is 12, the dev sets'
+    // 4): from there to 15 the weight rises to 1.5 times the name's (longRequest).
+    {
+      weight: 0.3,
+      b: 0.75,
+      rankOnly: true,
+      shortOf: 3,
+      longRequest: { weight: 4.5, from: 8, to: 15 },
+    }, // f_params
   ],
   key: (r) => r.name,
   rankable: (r) => r,

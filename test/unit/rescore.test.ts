@@ -1,7 +1,7 @@
 // BM25F re-scoring of candidates by query concept, the query's mass and what a candidate leaves
 // unmatched (src/search/rerank.ts), and how relevance reads them: pure functions, run in workerd.
 import { describe, expect, it } from "vitest";
-import { matches, queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
+import { fieldWeight, matches, queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
 import { calibratedRelevance } from "../../src/search/scoring";
 import { queryTermGroups, type TermGroup } from "../../src/search/text";
 
@@ -177,6 +177,35 @@ describe("rescore", () => {
     expect(leaning[1]?.score).toBeCloseTo(plain[1]?.score ?? 0);
     const doubled = matches(docs, groups, [...fields, { ...spec, weight: 0.6 }], corpus);
     expect(leaning[2]?.score).toBeCloseTo(doubled[2]?.score ?? 0);
+  });
+
+  it("counts parameter text more in a long request, which spells out its arguments", () => {
+    const spec = { weight: 0.3, b: 0, rankOnly: true, longRequest: { weight: 4.5, from: 8, to: 15 } };
+    expect(fieldWeight(spec, 4)).toBe(0.3);
+    expect(fieldWeight(spec, 8)).toBe(0.3);
+    expect(fieldWeight(spec, 11.5)).toBeCloseTo(2.4);
+    expect(fieldWeight(spec, 30)).toBe(4.5);
+    // A tool named for the thing, and one that takes what the long request spells out.
+    const docs = [
+      ["hotel", "hotel by citi", "citi"],
+      ["stay", "list stay", "adult park pool"],
+    ];
+    const short = queryTermGroups("hotels with a pool");
+    const long = queryTermGroups(
+      "hotels for two adults arriving friday for three nights with free parking and a pool, sorted by price",
+    );
+    const [namedShort, takesShort] = matches(docs, short, [...fields, spec], corpus);
+    expect(namedShort?.score).toBeGreaterThan(takesShort?.score ?? Infinity);
+    const [namedLong, takesLong] = matches(docs, long, [...fields, spec], corpus);
+    expect(takesLong?.score).toBeGreaterThan(namedLong?.score ?? Infinity);
+    // Without longRequest the name still wins the long request.
+    const [namedFlat, takesFlat] = matches(
+      docs,
+      long,
+      [...fields, { ...spec, longRequest: undefined }],
+      corpus,
+    );
+    expect(namedFlat?.score).toBeGreaterThan(takesFlat?.score ?? Infinity);
   });
 
   it("reads a wholly unmatched concept as weaker evidence than its matched share alone says", () => {
