@@ -9,7 +9,15 @@ import {
   type Rankable,
   rankComparator,
 } from "./scoring";
-import { type ActionObject, actionObject, conceptCount, queryTermGroups, type TermGroup } from "./text";
+import {
+  type ActionObject,
+  actionObject,
+  conceptCount,
+  indexText,
+  queryTermGroups,
+  type TermGroup,
+  words,
+} from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
 
@@ -128,7 +136,8 @@ export interface Scored<R> {
  *   stats: catalog, candidates: (match) => sql.all(CANDIDATE_SQL, match) });
  */
 export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSearch<R, C>): Scored<R>[] {
-  const groups = withCorrections(queryTermGroups(search.query), search.stats);
+  const read = withCompounds(queryTermGroups(search.query), search.query, search.stats);
+  const groups = withCorrections(read, search.stats);
   const terms = orderedTerms(groups, index.termOrder);
   const df = search.stats.docFrequencies(terms);
   const expression = ftsMatchExpression(candidateTerms(terms, df));
@@ -294,6 +303,35 @@ export function boundLearning(raw: readonly Match[], reads: readonly boolean[]):
       if (reads[j] && other.direct > match.direct) cap = Math.min(cap, Math.max(other.score, match.direct));
     // Capped at the weakest better read row's score: it must not pass any of them.
     return match.score > cap ? { ...match, score: cap } : match;
+  });
+}
+
+/**
+ * Two adjacent words of the request that the catalog writes as one word ("data sources" for
+ * check_datasources_health, "on call" for oncall): the joined word is a term of each of their
+ * concepts, as a word of its own would be. Only words the index holds are joined.
+ */
+function withCompounds(groups: TermGroup[], query: string, stats: IndexStats): TermGroup[] {
+  const all = words(query);
+  const joins: { joined: string; parts: string[] }[] = [];
+  for (let i = 0; i + 1 < all.length; i++) {
+    const pair = [all[i] as string, all[i + 1] as string];
+    const joined = indexText(pair.join(""));
+    if (joined === "" || joined.includes(" ")) continue;
+    joins.push({ joined, parts: pair.flatMap((w) => indexText(w).split(" ")) });
+  }
+  if (joins.length === 0) return groups;
+  const df = stats.docFrequencies(joins.map((j) => j.joined));
+  const known = joins.filter((j) => (df.get(j.joined) ?? 0) > 0 && !j.parts.includes(j.joined));
+  if (known.length === 0) return groups;
+  return groups.map((g) => {
+    const own = (t: string) => g.terms.includes(t) || g.related.includes(t);
+    const add = known.filter((j) => j.parts.some(own)).map((j) => j.joined);
+    if (add.length === 0) return g;
+    // A phrase's terms share its weight, and a stand-in stays one: there it is a related term.
+    return !g.phrase && g.terms.length > 0
+      ? { ...g, terms: [...new Set([...g.terms, ...add])] }
+      : { ...g, related: [...new Set([...g.related, ...add])] };
   });
 }
 

@@ -129,6 +129,20 @@ describe("full text search", () => {
     expect(found[0]?.relevance).toBe(found[1]?.relevance);
   });
 
+  it("matches two words of the request that the catalog writes as one", async () => {
+    const sid = await seeded([
+      { name: "grafana.check_datasources_health", description: "Check that every configured source answers" },
+      { name: "mongo.list_sources", description: "List the data sources of a knowledge base" },
+      { name: "pager.get_oncall_users", description: "The users of a schedule at this moment" },
+      { name: "phone.make_call", description: "Place a call right now" },
+    ]);
+    // Joined, "data sources" and "on call" are the words the first and third tools are named by.
+    expect(namesOf(await hits(sid, { query: "are the data sources healthy?" }))[0]).toBe(
+      "grafana.check_datasources_health",
+    );
+    expect(namesOf(await hits(sid, { query: "who is on call right now" }))[0]).toBe("pager.get_oncall_users");
+  });
+
   it("matches case-insensitively", async () => {
     const sid = await seeded();
     expect(namesOf(await hits(sid, { query: "WEATHER Forecast" }))[0]).toBe("weather.get_forecast");
