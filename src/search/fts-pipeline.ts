@@ -29,6 +29,13 @@ type TermOrder = "direct-first" | "by-concept";
 export const SESSION_BOOST = 0.2;
 
 /**
+ * How much stronger a match counts in a namespace the request names ("mongodb docs search", "get
+ * confluence page"): the request says which system it goes to, as a session's own namespaces do.
+ * A namespace is named when every term of it is a word of the request, outside its context.
+ */
+export const NAMED_NAMESPACE = 0.2;
+
+/**
  * How much weaker a match counts for a row that changes something when the query names none of
  * the candidates' actions: "s3 buckets" or "jira ticket details" ask to read, so among comparable
  * matches list_buckets ranks before create_bucket. A query naming any candidate's action ("new
@@ -71,6 +78,8 @@ export interface FtsIndex<R, C extends R> {
    * 31). It scales the match's strength (and so the order), and can only lower relevance.
    */
   weight?(row: R): number;
+  /** The terms of the row's namespace (NAMED_NAMESPACE). */
+  namespaceTerms?(row: C): readonly string[];
   /** The terms that name the row itself (a tool's name without its namespace): its identity. */
   identity?(row: C): readonly string[];
   /** The terms of the row's whole name, its namespace's included. */
@@ -156,8 +165,14 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   );
   const mass = queryMass(groups, corpus);
   const concepts = conceptCount(groups);
-  const boost = (row: R) =>
-    search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1;
+  const said = new Set(groups.filter((g) => !g.context).flatMap((g) => g.terms));
+  const inNamed = rows.map((row) => {
+    const terms = index.namespaceTerms?.(row) ?? [];
+    return terms.length > 0 && terms.every((t) => said.has(t));
+  });
+  const boost = (row: R, i: number) =>
+    (search.sessionNamespaces.has(index.rankable(row).namespace) ? 1 + SESSION_BOOST : 1) *
+    (inNamed[i] ? 1 + NAMED_NAMESPACE : 1);
   // Stand-ins, things and the request's context name no action ("deploy went out; check …").
   const asked = new Set(
     groups.filter((g) => !g.weak && !g.thing && !g.context).flatMap((g) => [...g.terms, ...g.related]),
@@ -184,7 +199,7 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     return {
       row,
       strength: boundedRelevance(
-        (raw[i]?.score ?? 0) * boost(row) * unasked(i) * (named[i] ?? 1) * (pairs[i] ?? 1) * weight,
+        (raw[i]?.score ?? 0) * boost(row, i) * unasked(i) * (named[i] ?? 1) * (pairs[i] ?? 1) * weight,
       ),
       // What the row itself matches, whatever the session did before: comparable across sessions.
       relevance: calibratedRelevance(evidenceOf(raw[i]), mass, concepts) * Math.min(1, weight),

@@ -240,6 +240,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   action: (r) => (reads(r) ? null : actionTerm(r)),
   reads,
   identity: (r) => localTerms(r.f_name, r.f_namespace),
+  namespaceTerms: (r) => r.f_namespace.split(" ").filter((t) => t !== ""),
   offers: (r) => r.offered,
   nameTerms: (r) =>
     [r.f_name, r.f_namespace]

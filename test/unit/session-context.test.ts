@@ -4,7 +4,7 @@
 // itself over random documents and queries, and end to end on the issue's example.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FtsIndex, SESSION_BOOST } from "../../src/search/fts-pipeline";
+import { type FtsIndex, NAMED_NAMESPACE, SESSION_BOOST } from "../../src/search/fts-pipeline";
 import type { FieldSpec } from "../../src/search/rerank";
 import { indexText } from "../../src/search/text";
 import { newSid, op } from "../support/http";
@@ -63,6 +63,38 @@ describe("session context in ranking", () => {
           const cold = pipelineSearch(INDEX, docs, query);
           const others = (list: Doc[]) => list.filter((d) => d.namespace !== ns).map((d) => d.name);
           expect(others(ranked)).toEqual(others(cold));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("puts a tool of the namespace the request names above a comparable match, never above a clearly better one", () => {
+    const NAMED: FtsIndex<Doc, Doc> = { ...INDEX, namespaceTerms: (d) => [d.namespace] };
+    fc.assert(
+      fc.property(
+        docsArb,
+        queryArb,
+        fc.constantFrom("github", "gitlab", "jira", "linear"),
+        (docs, words, ns) => {
+          const query = `${ns} ${words}`;
+          const raw = rawScores(docs, query, FIELDS);
+          const ranked = pipelineSearch(NAMED, docs, query);
+          const position = new Map(ranked.map((d, i) => [d.name, i]));
+          for (const a of ranked) {
+            for (const b of ranked) {
+              if (a.namespace !== ns || b.namespace === ns) continue;
+              const [ra, rb] = [raw.get(a.name) ?? 0, raw.get(b.name) ?? 0];
+              if (rb > ra * (1 + NAMED_NAMESPACE) + 1e-9)
+                expect(position.get(b.name)).toBeLessThan(position.get(a.name) ?? 0);
+              if (ra > 0 && rb <= ra + 1e-12)
+                expect(position.get(a.name)).toBeLessThan(position.get(b.name) ?? 0);
+            }
+          }
+          // A request that names no namespace ranks as without the rule.
+          expect(pipelineSearch(NAMED, docs, words).map((d) => d.name)).toEqual(
+            pipelineSearch(INDEX, docs, words).map((d) => d.name),
+          );
         },
       ),
       { numRuns: 300 },
