@@ -37,6 +37,22 @@ const docsArb = fc.uniqueArray(
 );
 const queryArb = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(" "));
 
+/**
+ * Tools of namespace `ns` rank above a comparable match elsewhere, and below one more than `boost`
+ * better (by its raw re-scored match).
+ */
+function expectBoosted(ranked: readonly Doc[], raw: ReadonlyMap<string, number>, ns: string, boost: number) {
+  const position = new Map(ranked.map((d, i) => [d.name, i]));
+  for (const a of ranked) {
+    for (const b of ranked) {
+      if (a.namespace !== ns || b.namespace === ns) continue;
+      const [ra, rb] = [raw.get(a.name) ?? 0, raw.get(b.name) ?? 0];
+      if (rb > ra * (1 + boost) + 1e-9) expect(position.get(b.name)).toBeLessThan(position.get(a.name) ?? 0);
+      if (ra > 0 && rb <= ra + 1e-12) expect(position.get(a.name)).toBeLessThan(position.get(b.name) ?? 0);
+    }
+  }
+}
+
 describe("session context in ranking", () => {
   it("never puts a session-namespace tool below a comparable match, nor above a clearly better one", () => {
     fc.assert(
@@ -47,18 +63,7 @@ describe("session context in ranking", () => {
         (docs, query, ns) => {
           const raw = rawScores(docs, query, FIELDS);
           const ranked = pipelineSearch(INDEX, docs, query, [ns]);
-          const position = new Map(ranked.map((d, i) => [d.name, i]));
-          for (const a of ranked) {
-            for (const b of ranked) {
-              if (a.namespace !== ns || b.namespace === ns) continue;
-              const [ra, rb] = [raw.get(a.name) ?? 0, raw.get(b.name) ?? 0];
-              // A clearly better match elsewhere stays above; a comparable one goes below.
-              if (rb > ra * (1 + SESSION_BOOST) + 1e-9)
-                expect(position.get(b.name)).toBeLessThan(position.get(a.name) ?? 0);
-              if (ra > 0 && rb <= ra + 1e-12)
-                expect(position.get(a.name)).toBeLessThan(position.get(b.name) ?? 0);
-            }
-          }
+          expectBoosted(ranked, raw, ns, SESSION_BOOST);
           // Without session namespaces nothing changes among the others, and the order is the cold one.
           const cold = pipelineSearch(INDEX, docs, query);
           const others = (list: Doc[]) => list.filter((d) => d.namespace !== ns).map((d) => d.name);
@@ -80,17 +85,7 @@ describe("session context in ranking", () => {
           const query = `${ns} ${words}`;
           const raw = rawScores(docs, query, FIELDS);
           const ranked = pipelineSearch(NAMED, docs, query);
-          const position = new Map(ranked.map((d, i) => [d.name, i]));
-          for (const a of ranked) {
-            for (const b of ranked) {
-              if (a.namespace !== ns || b.namespace === ns) continue;
-              const [ra, rb] = [raw.get(a.name) ?? 0, raw.get(b.name) ?? 0];
-              if (rb > ra * (1 + NAMED_NAMESPACE) + 1e-9)
-                expect(position.get(b.name)).toBeLessThan(position.get(a.name) ?? 0);
-              if (ra > 0 && rb <= ra + 1e-12)
-                expect(position.get(a.name)).toBeLessThan(position.get(b.name) ?? 0);
-            }
-          }
+          expectBoosted(ranked, raw, ns, NAMED_NAMESPACE);
           // A request that names no namespace ranks as without the rule.
           expect(pipelineSearch(NAMED, docs, words).map((d) => d.name)).toEqual(
             pipelineSearch(INDEX, docs, words).map((d) => d.name),
