@@ -13,10 +13,11 @@ import {
   type ActionObject,
   actionObject,
   conceptCount,
-  indexText,
+  MAX_QUERY_TERMS,
   queryTermGroups,
   type TermGroup,
   words,
+  wordTerms,
 } from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
@@ -327,13 +328,16 @@ export function boundLearning(raw: readonly Match[], reads: readonly boolean[]):
  * concepts, as a word of its own would be. Only words the index holds are joined.
  */
 function withCompounds(groups: TermGroup[], query: string, stats: IndexStats): TermGroup[] {
-  const all = words(query);
+  // The request's reading keeps at most MAX_QUERY_TERMS terms; words far past them make no concept.
+  const all = words(query).slice(0, 3 * MAX_QUERY_TERMS);
+  const terms = all.map(wordTerms);
+  const read = new Set(groups.flatMap((g) => [...g.terms, ...g.related]));
   const joins: { joined: string; parts: string[] }[] = [];
   for (let i = 0; i + 1 < all.length; i++) {
-    const pair = [all[i] as string, all[i + 1] as string];
-    const joined = indexText(pair.join(""));
-    if (joined === "" || joined.includes(" ")) continue;
-    joins.push({ joined, parts: pair.flatMap((w) => indexText(w).split(" ")) });
+    const parts = [...(terms[i] ?? []), ...(terms[i + 1] ?? [])];
+    if (!parts.some((t) => read.has(t))) continue;
+    const joined = wordTerms(`${all[i]}${all[i + 1]}`);
+    if (joined.length === 1) joins.push({ joined: joined[0] as string, parts });
   }
   if (joins.length === 0) return groups;
   const df = stats.docFrequencies(joins.map((j) => j.joined));

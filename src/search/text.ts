@@ -60,6 +60,11 @@ function canonical(word: string): string[] {
   return [stem(synonym ?? word)];
 }
 
+/** The index terms of one lower-case word as documents index it (none for a stopword). */
+export function wordTerms(word: string): string[] {
+  return STOPWORDS.has(word) ? [] : canonical(word);
+}
+
 /**
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own), or when a record's search fields
