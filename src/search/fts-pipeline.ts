@@ -1,5 +1,7 @@
 // The full-text search shared by tools and skills: FTS5 bm25 candidates, BM25F re-scoring, exact
 // hits on top, the deterministic order and min-max scores (RFC v0.3 §1.5).
+
+import { type ActionObject, actionObject } from "./action-object";
 import { candidateTerms, ftsMatchExpression } from "./fts-query";
 import { type Corpus, type FieldSpec, type Match, matches, queryMass } from "./rerank";
 import {
@@ -9,16 +11,7 @@ import {
   type Rankable,
   rankComparator,
 } from "./scoring";
-import {
-  type ActionObject,
-  actionObject,
-  conceptCount,
-  MAX_QUERY_TERMS,
-  queryTermGroups,
-  type TermGroup,
-  words,
-  wordTerms,
-} from "./text";
+import { conceptCount, MAX_QUERY_TERMS, queryTermGroups, type TermGroup, words, wordTerms } from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
 
@@ -126,7 +119,7 @@ export interface FtsSearch<R, C extends R> {
    * best bm25 first.
    */
   candidates(match: string): readonly C[];
-  /** What a row says it does (a tool's description's first sentence: src/search/text.ts purposeOf). */
+  /** What a row says it does (a tool's description's first sentence: src/search/action-object.ts purposeOf). */
   purpose?(row: C): ActionObject | null;
 }
 

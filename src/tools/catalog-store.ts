@@ -2,9 +2,10 @@
 import { z } from "zod";
 import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError, validationError } from "../errors";
+import { type ActionObject, purposeOf } from "../search/action-object";
 import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
-import { type ActionObject, indexText, purposeOf } from "../search/text";
+import { indexText } from "../search/text";
 import { nearTerms } from "../search/typos";
 import { CatalogEntries, type CatalogEntry } from "./catalog-entries";
 import {
@@ -409,7 +410,7 @@ export class CatalogStore {
     return terms.length > 0 && terms.every((term) => term !== "" && (vocabulary.get(term) ?? 0) > 0);
   }
 
-  /** What a tool's description says it does (src/search/text.ts purposeOf), cached until the next write. */
+  /** What a tool's description says it does (src/search/action-object.ts purposeOf), cached until the next write. */
   purposeOf(name: string, description: string): ActionObject | null {
     let said = this.#purposes.get(name);
     if (said === undefined) {

@@ -1,8 +1,10 @@
 // The full-text pipeline (src/search/fts-pipeline.ts) over documents held in memory, for property
 // tests of its ranking rules: every document is a candidate, statistics come from the documents.
+
+import type { ActionObject } from "../../src/search/action-object";
 import { type FtsIndex, ftsSearch } from "../../src/search/fts-pipeline";
 import { type FieldSpec, rescore } from "../../src/search/rerank";
-import { type ActionObject, indexText, queryTermGroups } from "../../src/search/text";
+import { indexText, queryTermGroups } from "../../src/search/text";
 
 export interface TextDoc {
   name: string;

@@ -3,8 +3,9 @@
 // and that object, in either naming convention (create_issue, issue_create), ranks above one that
 // only shares the words (add_issue_comment acts on a comment). Read from structure, not word lists.
 import { describe, expect, it } from "vitest";
+import { actionObject, purposeOf } from "../../src/search/action-object";
 import type { FtsIndex } from "../../src/search/fts-pipeline";
-import { actionObject, indexText, purposeOf } from "../../src/search/text";
+import { indexText } from "../../src/search/text";
 import { pipelineSearch } from "../support/pipeline";
 
 interface Doc {

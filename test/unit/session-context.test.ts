@@ -26,11 +26,13 @@ const INDEX: FtsIndex<Doc, Doc> = {
   exactAbove: "all-candidates",
 };
 
+const NAMESPACES = ["github", "gitlab", "jira", "linear"] as const;
+const nsArb = fc.constantFrom(...NAMESPACES);
 const WORDS = ["issue", "open", "list", "repo", "message", "send", "file", "bug", "user", "page"];
 const docsArb = fc.uniqueArray(
   fc.record({
     name: fc.stringMatching(/^[a-z]{3,8}$/),
-    namespace: fc.constantFrom("github", "gitlab", "jira", "linear"),
+    namespace: nsArb,
     text: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((w) => w.join(" ")),
   }),
   { minLength: 2, maxLength: 12, selector: (d) => d.name },
@@ -56,20 +58,15 @@ function expectBoosted(ranked: readonly Doc[], raw: ReadonlyMap<string, number>,
 describe("session context in ranking", () => {
   it("never puts a session-namespace tool below a comparable match, nor above a clearly better one", () => {
     fc.assert(
-      fc.property(
-        docsArb,
-        queryArb,
-        fc.constantFrom("github", "gitlab", "jira", "linear"),
-        (docs, query, ns) => {
-          const raw = rawScores(docs, query, FIELDS);
-          const ranked = pipelineSearch(INDEX, docs, query, [ns]);
-          expectBoosted(ranked, raw, ns, SESSION_BOOST);
-          // Without session namespaces nothing changes among the others, and the order is the cold one.
-          const cold = pipelineSearch(INDEX, docs, query);
-          const others = (list: Doc[]) => list.filter((d) => d.namespace !== ns).map((d) => d.name);
-          expect(others(ranked)).toEqual(others(cold));
-        },
-      ),
+      fc.property(docsArb, queryArb, nsArb, (docs, query, ns) => {
+        const raw = rawScores(docs, query, FIELDS);
+        const ranked = pipelineSearch(INDEX, docs, query, [ns]);
+        expectBoosted(ranked, raw, ns, SESSION_BOOST);
+        // Without session namespaces nothing changes among the others, and the order is the cold one.
+        const cold = pipelineSearch(INDEX, docs, query);
+        const others = (list: Doc[]) => list.filter((d) => d.namespace !== ns).map((d) => d.name);
+        expect(others(ranked)).toEqual(others(cold));
+      }),
       { numRuns: 300 },
     );
   });
@@ -77,21 +74,16 @@ describe("session context in ranking", () => {
   it("puts a tool of the namespace the request names above a comparable match, never above a clearly better one", () => {
     const NAMED: FtsIndex<Doc, Doc> = { ...INDEX, namespaceTerms: (d) => [d.namespace] };
     fc.assert(
-      fc.property(
-        docsArb,
-        queryArb,
-        fc.constantFrom("github", "gitlab", "jira", "linear"),
-        (docs, words, ns) => {
-          const query = `${ns} ${words}`;
-          const raw = rawScores(docs, query, FIELDS);
-          const ranked = pipelineSearch(NAMED, docs, query);
-          expectBoosted(ranked, raw, ns, NAMED_NAMESPACE);
-          // A request that names no namespace ranks as without the rule.
-          expect(pipelineSearch(NAMED, docs, words).map((d) => d.name)).toEqual(
-            pipelineSearch(INDEX, docs, words).map((d) => d.name),
-          );
-        },
-      ),
+      fc.property(docsArb, queryArb, nsArb, (docs, words, ns) => {
+        const query = `${ns} ${words}`;
+        const raw = rawScores(docs, query, FIELDS);
+        const ranked = pipelineSearch(NAMED, docs, query);
+        expectBoosted(ranked, raw, ns, NAMED_NAMESPACE);
+        // A request that names no namespace ranks as without the rule.
+        expect(pipelineSearch(NAMED, docs, words).map((d) => d.name)).toEqual(
+          pipelineSearch(INDEX, docs, words).map((d) => d.name),
+        );
+      }),
       { numRuns: 300 },
     );
   });
