@@ -178,7 +178,10 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     new Set(groups.flatMap((g) => [...g.terms, ...g.related])),
     search.stats,
   );
-  const pair = actionObject(search.query);
+  const pair = pairAmong(
+    actionObject(search.query),
+    rows.map((row) => index.nameTerms?.(row) ?? []),
+  );
   const pairs = rows.map((row) => {
     if (!pair) return 1;
     const names = index.nameTerms?.(row) ?? [];
@@ -243,6 +246,17 @@ function rescoreWithNouns(
  * by its description's first sentence (saysPair).
  */
 export const PAIR_BOOST = 0.2;
+
+/**
+ * The request's pair with only the object's words that some candidate's name holds: a word no name
+ * has (a value, "install the polystat plugin"; a kind said only in descriptions) cannot tell names
+ * apart, so it does not stop a name from being the pair.
+ */
+function pairAmong(pair: ActionObject | null, names: readonly (readonly string[])[]): ActionObject | null {
+  if (!pair) return null;
+  const named = new Set(names.flat());
+  return { ...pair, phrase: pair.phrase.filter((t) => named.has(t)) };
+}
 
 function namesPair(terms: readonly string[], whole: readonly string[], pair: ActionObject): boolean {
   if (terms.length < 2) return false;

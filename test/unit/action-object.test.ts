@@ -88,6 +88,17 @@ describe("the pair in a name", () => {
     const loose = pipelineSearch(LOOSE, docs, "get issue details").map((d) => d.name);
     expect(pipelineSearch(INDEX, docs, "get issue details").map((d) => d.name)).toEqual(loose);
   });
+
+  it("asks only for the object's words some name holds: a value no name has does not stop it", () => {
+    const docs: Doc[] = [
+      { name: "plugins", namespace: "grafana", text: "The installed plugins: what was installed." },
+      { name: "install_plugin", namespace: "grafana", text: "Install a plugin." },
+    ];
+    // "polystat" names the plugin to install: no tool's name holds it, so no name can pair with it.
+    const query = "install the polystat plugin";
+    expect(pipelineSearch(LOOSE, docs, query)[0]?.name).toBe("plugins");
+    expect(pipelineSearch(INDEX, docs, query)[0]?.name).toBe("install_plugin");
+  });
 });
 
 describe("the pair in a first sentence", () => {
