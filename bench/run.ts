@@ -264,6 +264,9 @@ $3,208 per million and a session of ten turns $3,255 per million.
 
 Target: tool_search p50 / GET /v1/sessions/{sid} p50 ≤ 1.3 at ${http.tools.toLocaleString("en")} tools (catalog uploaded
 in merge batches of 2,500 to stay under the 5 MB body limit; fts queries cycle through the dev set).
+The four requests take turns. "POST session_get" reads the same session as the GET, with a JSON
+body: what a POST costs before any search. "tool_search (exact)" looks up a name that does not
+exist: the operation without its full-text work.
 
 ${http.table}
 
