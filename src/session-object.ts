@@ -7,15 +7,13 @@ import { createSql, type Sql } from "./db/sql";
 import type { Env } from "./env";
 import { TroveError } from "./errors";
 import { BUNDLE } from "./generated/packs";
-import type { LearningRpc } from "./learning/learning-rpc";
-import type { LearnedSkillsRpc } from "./lessons/lessons-rpc";
 import { SessionLessons } from "./lessons/session-lessons";
 import type { OpResult, SessionAddress, SessionRpc, StorageCost } from "./ops/dispatch";
 import { renormalizeSession } from "./session/index-text";
 
 export type { OpResult, SessionAddress };
 
-import { type LearnedUse, SessionLearning } from "./learning/session-learning";
+import { SessionLearning } from "./learning/session-learning";
 import { reconcileBroughtTools } from "./ops/brought-tools";
 import { modelToolNames } from "./ops/builtins";
 import type { OpContext, Operation } from "./ops/operation";
@@ -24,13 +22,15 @@ import { AttachmentStore } from "./packs/attachments";
 import type { Bundle } from "./packs/bundle";
 import type { CatalogRpc } from "./published/catalog-rpc";
 import { type CatalogStep, SessionCatalog } from "./published/session-catalog";
+import { AfterResponse } from "./session/after-response";
 import { AnalyticsSender } from "./session/analytics-sender";
+import { LearningSync } from "./session/learning-sync";
+import { LessonSync } from "./session/lesson-sync";
 import { Lifetime } from "./session/lifetime";
 import { loadPacks } from "./skills/pack-upsert";
 import { SkillStore, skillPolicy } from "./skills/skill-store";
 import { ConfigStore, type SessionConfig } from "./state/config";
 import { EventLog, type EventType } from "./state/events";
-import { withTimeout } from "./timeout";
 import { ActivationStore } from "./tools/activation";
 import { ApprovalStore } from "./tools/approvals";
 import { CatalogStore } from "./tools/catalog-store";
@@ -56,12 +56,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   #address: SessionAddress = { tenant: "", sid: "" };
   #ready = false;
   #eraseRequested = false;
-  #flushScheduled = false;
-  #learningScheduled = false;
-  #lessonsScheduled = false;
-  #tidyScheduled = false;
-  /** Whether pairs the tenant's learning object did not take wait in trove_learning_outbox. */
-  #outbox: boolean | null = null;
+  readonly #learningSync: LearningSync;
+  readonly #lessonSync: LessonSync;
+  /** Deferred events, written right after the response in a transaction of their own. */
+  readonly #eventFlush = new AfterResponse(() => this.flushEvents());
+  /** The tools' index merged right after a response that rewrote enough of it. */
+  readonly #indexTidy = new AfterResponse(() => this.tidyIndex());
   readonly #lifetime: Lifetime;
   readonly #analyticsSender: AnalyticsSender;
 
@@ -75,20 +75,41 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.events = new EventLog(this.sql, () => this.#address);
     this.skills = new SkillStore(this.sql);
     this.attachments = new AttachmentStore(this.sql);
-    this.learning = new SessionLearning(this.sql, this.events, (word) => this.catalog.knows(word));
+    this.learning = new SessionLearning(this.sql, this.events, (word) => this.catalog.stats.knows(word));
     this.published = new SessionCatalog(this.sql);
     // A connection of its own: what analytics reads and writes after a response is no request's cost.
-    this.analytics = new SessionAnalytics(createSql(ctx.storage.sql), (word) => this.catalog.knows(word));
-    this.#analyticsSender = new AnalyticsSender({
-      analytics: this.analytics,
-      namespace: () => this.env.ANALYTICS,
+    this.analytics = new SessionAnalytics(createSql(ctx.storage.sql), (word) =>
+      this.catalog.stats.knows(word),
+    );
+    // What the work after a response needs of this object.
+    const shared = {
+      config: () => this.config.get(),
       address: () => this.#address,
       ready: () => this.#ready,
-      transaction: (fn) => ctx.storage.transactionSync(fn),
-      waitUntil: (promise) => ctx.waitUntil(promise),
+      transaction: <T>(fn: () => T) => ctx.storage.transactionSync(fn),
+      waitUntil: (promise: Promise<unknown>) => ctx.waitUntil(promise),
+    };
+    this.#analyticsSender = new AnalyticsSender({
+      ...shared,
+      analytics: this.analytics,
+      namespace: () => this.env.ANALYTICS,
     });
     this.lessons = new SessionLessons(this.sql);
     this.skills.weighWith((qid) => this.lessons.weight(qid, Date.now()));
+    this.#learningSync = new LearningSync({
+      ...shared,
+      sql: this.sql,
+      learning: this.learning,
+      stub: () => this.tenantStub(this.env.LEARNING),
+      toolIds: () => this.catalog.ids(),
+      learnedChanged: (tools) => this.learnedChanged(tools),
+    });
+    this.#lessonSync = new LessonSync({
+      ...shared,
+      lessons: this.lessons,
+      stub: () => this.tenantStub(this.env.LEARNED_SKILLS),
+      skillsChanged: () => this.skills.invalidate(),
+    });
     this.#lifetime = new Lifetime({
       sql: this.sql,
       transaction: (fn) => ctx.storage.transactionSync(fn),
@@ -133,8 +154,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       const step = await this.published.plan(wantedCatalog(op, input, this.config.get()), now, (catalog) =>
         this.catalogStub(catalog),
       );
-      if (op.ranksTools) await this.refreshLearned(now);
-      if (op.servesSkills) await this.refreshLessons(now);
+      if (op.ranksTools) await this.#learningSync.refresh(now);
+      if (op.servesSkills) await this.#lessonSync.refresh(now);
       this.catalog.upkeep.begin();
       const value = this.ctx.storage.transactionSync(() => {
         this.applyCatalog(step, op, ctx);
@@ -178,10 +199,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.#analyticsSender.observe(name, input, undefined, failed.cost, now);
       return failed;
     } finally {
-      this.scheduleEventFlush();
-      this.scheduleLearningSend();
-      this.scheduleLessonSend();
-      this.scheduleIndexTidy();
+      if (this.events.hasPending()) this.#eventFlush.request();
+      if (this.#ready && this.catalog.upkeep.pending()) this.#indexTidy.request();
+      this.#learningSync.schedule();
+      this.#lessonSync.schedule();
       this.#analyticsSender.schedule();
     }
   }
@@ -220,105 +241,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return ns && this.#address.tenant ? ns.get(ns.idFromName(`${this.#address.tenant}/${name}`)) : null;
   }
 
-  /** The tenant's learning object, or null when this deployment has none bound. */
-  private learningStub(): DurableObjectStub<LearningRpc> | null {
-    const ns = this.env.LEARNING;
+  /** The tenant's object of a tenant-wide kind, or null when this deployment has none bound. */
+  private tenantStub<T extends Rpc.DurableObjectBranded | undefined>(
+    ns: DurableObjectNamespace<T> | undefined,
+  ): DurableObjectStub<T> | null {
     return ns && this.#address.tenant ? ns.get(ns.idFromName(this.#address.tenant)) : null;
-  }
-
-  /**
-   * Brings the index's learned text up to what the tenant learned, when it may be more than a
-   * minute old: one call to the tenant's learning object, bounded by LEARNING_WAIT_MS. A slow or
-   * failed call leaves the ranking as it was and is tried again later.
-   */
-  private async refreshLearned(now: number): Promise<void> {
-    const { enabled, ...thresholds } = this.config.get().learning;
-    if (!enabled) {
-      this.learnedChanged(this.ctx.storage.transactionSync(() => this.learning.clear()));
-      return;
-    }
-    const stub = this.learningStub();
-    if (!stub || !this.learning.stale(now, thresholds)) return;
-    this.learning.retryLater(now);
-    try {
-      const changes = await withTimeout(stub.changedSince(this.learning.version), LEARNING_WAIT_MS);
-      this.learnedChanged(
-        this.ctx.storage.transactionSync(() =>
-          this.learning.apply(changes.version, changes.tools, this.catalog.ids(), thresholds, now),
-        ),
-      );
-    } catch (err) {
-      console.error(JSON.stringify({ msg: "learning refresh failed", error: String(err) }));
-    }
-  }
-
-  /** The tenant's learned-skills object, or null when this deployment has none bound. */
-  private lessonsStub(): DurableObjectStub<LearnedSkillsRpc> | null {
-    const ns = this.env.LEARNED_SKILLS;
-    return ns && this.#address.tenant ? ns.get(ns.idFromName(this.#address.tenant)) : null;
-  }
-
-  /**
-   * Brings the session's copy of the tenant's approved lessons up to date when it may be more than
-   * a minute old: one call to the tenant's learned-skills object, bounded by LEARNING_WAIT_MS. A
-   * slow or failed call serves what the session holds and is tried again later.
-   */
-  private async refreshLessons(now: number): Promise<void> {
-    const stub = this.lessonsStub();
-    const project = this.config.get().project_id ?? "";
-    if (!stub || !this.lessons.stale(now, project)) return;
-    const version = this.lessons.version;
-    this.lessons.retryLater(now);
-    const answer = stub.changedSince(version, project);
-    const apply = (changes: Awaited<typeof answer>) => {
-      // The config may have changed while the call was out: its answer is for `project` only.
-      if (
-        !this.#ready ||
-        (this.config.get().project_id ?? "") !== project ||
-        this.lessons.version !== version
-      )
-        return;
-      const allowed = skillPolicy(this.config.get());
-      const changed = this.ctx.storage.transactionSync(() =>
-        this.lessons.apply(changes, allowed, project, now),
-      );
-      if (changed > 0) this.skills.invalidate();
-    };
-    try {
-      apply(await withTimeout(answer, LEARNING_WAIT_MS));
-    } catch (err) {
-      console.error(JSON.stringify({ msg: "learned skills refresh failed", error: String(err) }));
-      // A slow answer still lands, after this response: the next request serves it.
-      this.ctx.waitUntil(answer.then(apply).catch(() => undefined));
-    }
-  }
-
-  /**
-   * Sends queued lessons and feedback to the tenant's object after the response; what it does not
-   * take stays queued for the next send.
-   */
-  private scheduleLessonSend(): void {
-    if (this.#lessonsScheduled || !this.#ready || !this.lessons.hasPending()) return;
-    this.#lessonsScheduled = true;
-    setTimeout(() => {
-      this.#lessonsScheduled = false;
-      this.ctx.waitUntil(this.sendLessons());
-    }, 0);
-  }
-
-  private async sendLessons(): Promise<void> {
-    const stub = this.lessonsStub();
-    if (!stub || !this.#ready || !this.lessons.hasPending()) return;
-    const user = this.config.get().user;
-    const batch = this.lessons.pending(user ? `user:${user}` : `session:${this.#address.sid}`);
-    try {
-      await stub.ingest(batch.lessons, batch.feedback);
-      if (!this.#ready) return;
-      this.ctx.storage.transactionSync(() => this.lessons.acknowledge(batch.last));
-      if (this.lessons.hasPending()) this.scheduleLessonSend();
-    } catch (err) {
-      console.error(JSON.stringify({ msg: "lesson send failed", error: String(err) }));
-    }
   }
 
   /** `tools` had their learned text rewritten in the index. */
@@ -329,80 +256,22 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /**
-   * Merges the tools' search index right after the response when the request rewrote enough of
-   * it (CatalogStore.tidyIndex): the request does not wait, and later searches read one segment.
+   * Merges the tools' search index (CatalogStore.tidyIndex) after a request that rewrote enough of
+   * it: the request does not wait, and later searches read one segment.
    */
-  private scheduleIndexTidy(): void {
-    if (this.#tidyScheduled || !this.#ready || !this.catalog.upkeep.pending()) return;
-    this.#tidyScheduled = true;
-    setTimeout(() => {
-      this.#tidyScheduled = false;
-      if (!this.#ready) return;
-      try {
-        this.ctx.storage.transactionSync(() => this.catalog.tidyIndex());
-      } catch (err) {
-        console.error(JSON.stringify({ msg: "index tidy failed", error: String(err) }));
-      }
-    }, 0);
-  }
-
-  /**
-   * Sends the pairs this session learned to the tenant's object after the response; what it does
-   * not take waits in trove_learning_outbox and goes with the next send.
-   */
-  private scheduleLearningSend(): void {
-    if (this.#learningScheduled || !(this.learning.hasPending() || this.#outbox)) return;
-    this.#learningScheduled = true;
-    setTimeout(() => {
-      this.#learningScheduled = false;
-      this.ctx.waitUntil(this.sendLearned());
-    }, 0);
-  }
-
-  private async sendLearned(): Promise<void> {
-    const stub = this.learningStub();
-    if (!stub || !this.#ready) return;
-    const fresh = this.learning.take();
-    const stored = this.#outbox
-      ? this.sql.all<{ id: number; use: string }>(
-          `SELECT id, use FROM trove_learning_outbox ORDER BY id LIMIT 200`,
-        )
-      : [];
-    const uses = [...stored.map((row) => JSON.parse(row.use) as LearnedUse), ...fresh];
-    if (uses.length === 0) return;
+  private tidyIndex(): void {
+    if (!this.#ready) return;
     try {
-      await stub.record({ session: this.#address.sid, user: this.config.get().user }, uses);
-      if (stored.length > 0) {
-        const last = stored.at(-1)?.id ?? 0;
-        this.ctx.storage.transactionSync(() =>
-          this.sql.run(`DELETE FROM trove_learning_outbox WHERE id <= ?`, last),
-        );
-        this.#outbox = this.sql.one(`SELECT 1 AS x FROM trove_learning_outbox LIMIT 1`) !== undefined;
-      }
+      this.ctx.storage.transactionSync(() => this.catalog.tidyIndex());
     } catch (err) {
-      console.error(JSON.stringify({ msg: "learning send failed", error: String(err), uses: uses.length }));
-      if (fresh.length === 0) return;
-      this.ctx.storage.transactionSync(() => {
-        for (const use of fresh)
-          this.sql.run(`INSERT INTO trove_learning_outbox (use) VALUES (?)`, JSON.stringify(use));
-      });
-      this.#outbox = true;
+      console.error(JSON.stringify({ msg: "index tidy failed", error: String(err) }));
     }
   }
 
   /**
-   * Writes deferred events right after the response goes out, in a transaction of their own: the
-   * request never waits for them, and an idle or restarted session keeps them.
+   * Writes deferred events in a transaction of their own: after the response, so the request never
+   * waits for them, and an idle or restarted session keeps them.
    */
-  private scheduleEventFlush(): void {
-    if (this.#flushScheduled || !this.events.hasPending()) return;
-    this.#flushScheduled = true;
-    setTimeout(() => {
-      this.#flushScheduled = false;
-      this.flushEvents();
-    }, 0);
-  }
-
   private flushEvents(): void {
     if (!this.events.hasPending() || !this.#ready) return;
     try {
@@ -513,7 +382,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.published.reset();
     this.analytics.reset();
     this.lessons.reset();
-    this.#outbox = null;
+    this.#learningSync.reset();
     this.#ready = false;
   }
 
@@ -523,13 +392,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     // A deploy that changed how text is normalized: the index is re-normalized before any search.
     const renormalized = this.ctx.storage.transactionSync(() => renormalizeSession(this.sql));
     if (renormalized) this.catalog.upkeep.note(renormalized.tools);
-    this.#outbox ??= this.sql.one(`SELECT 1 AS x FROM trove_learning_outbox LIMIT 1`) !== undefined;
     this.#ready = true;
   }
 }
-
-/** How long a search waits for the tenant's learned texts before ranking with what it has. */
-const LEARNING_WAIT_MS = 250;
 
 /** The published catalog the request wants: the new config's when it configures one, else the session's. */
 function wantedCatalog(op: Operation, input: unknown, config: SessionConfig): string | null {

@@ -15,9 +15,20 @@ import {
   similarity,
   textQuality,
 } from "./lesson";
+import {
+  type ItemRow,
+  type LessonStatus,
+  type LessonView,
+  lessonView,
+  SCHEMA,
+  type ServedLesson,
+  servedLesson,
+  tombstone,
+} from "./lesson-rows";
+
+export type { LessonStatus, LessonView, ServedLesson };
 
 export type LearnedMode = "off" | "review" | "auto";
-export type LessonStatus = "pending" | "approved" | "rejected";
 
 /** The tenant's policy for learned skills (GET/PUT /v1/learned-skills/policy). */
 export interface LearnedPolicy extends RankSettings {
@@ -37,109 +48,6 @@ const MAX_LOOKUPS = 24;
 /** Lessons changedSince answers at once; a session asks again for the rest. */
 const CHANGES_PAGE = 2_000;
 const DAY_MS = 86_400_000;
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS lesson_items (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    task_type TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    project TEXT NOT NULL,
-    trigger TEXT NOT NULL,
-    body TEXT NOT NULL,
-    tools TEXT NOT NULL,
-    terms TEXT NOT NULL,
-    quality INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    submissions INTEGER NOT NULL,
-    successes INTEGER NOT NULL,
-    failures INTEGER NOT NULL,
-    helpful INTEGER NOT NULL,
-    harmful INTEGER NOT NULL,
-    contradicts TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    confirmed_at INTEGER NOT NULL,
-    version INTEGER NOT NULL
-  )`,
-  `CREATE INDEX IF NOT EXISTS lesson_items_version ON lesson_items (version)`,
-  // External content: rows are indexed by this store's code (insert, replace, delete).
-  `CREATE VIRTUAL TABLE IF NOT EXISTS lesson_fts USING fts5(terms, content='lesson_items', content_rowid='id')`,
-  // Document frequencies, to look for near-duplicates by their rarest terms (a virtual table: no rows).
-  `CREATE VIRTUAL TABLE IF NOT EXISTS lesson_vocab USING fts5vocab(lesson_fts, 'row')`,
-  `CREATE TABLE IF NOT EXISTS lesson_lineage (
-    lesson INTEGER NOT NULL REFERENCES lesson_items (id) ON DELETE CASCADE,
-    kind TEXT NOT NULL,
-    ref TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (lesson, kind, ref)
-  ) WITHOUT ROWID`,
-  `CREATE TABLE IF NOT EXISTS lesson_counters (key TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID`,
-  `CREATE TABLE IF NOT EXISTS lesson_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
-];
-
-interface ItemRow {
-  id: number;
-  name: string;
-  task_type: string;
-  kind: "do" | "avoid";
-  project: string;
-  trigger: string;
-  body: string;
-  tools: string;
-  terms: string;
-  quality: number;
-  status: LessonStatus;
-  submissions: number;
-  successes: number;
-  failures: number;
-  helpful: number;
-  harmful: number;
-  contradicts: string | null;
-  created_at: number;
-  updated_at: number;
-  confirmed_at: number;
-  version: number;
-}
-
-/** A lesson as sessions copy it. */
-export interface ServedLesson {
-  name: string;
-  task_type: string;
-  kind: "do" | "avoid";
-  project: string;
-  trigger: string;
-  body: string;
-  tools: string[];
-  helpful: number;
-  harmful: number;
-  confirmed_at: number;
-  /** False: the session drops its copy (pending again, rejected, deleted). */
-  served: boolean;
-}
-
-/** A lesson as operators see it (GET /v1/learned-skills). */
-export interface LessonView {
-  name: string;
-  status: LessonStatus;
-  task_type: string;
-  kind: "do" | "avoid";
-  scope: "tenant" | "project";
-  project: string | null;
-  trigger: string;
-  body: string;
-  tools: string[];
-  submissions: number;
-  successes: number;
-  failures: number;
-  helpful: number;
-  harmful: number;
-  contradicts: string | null;
-  created_at: string;
-  updated_at: string;
-  confirmed_at: string;
-  lineage: { merged_from: string[]; run_ids: string[]; contradicted_by: string[] };
-}
 
 /** What a batch from a session did. */
 export interface IngestResult {
@@ -443,19 +351,7 @@ export class LessonStore {
     const page = rows.slice(0, CHANGES_PAGE);
     const current = Number(this.meta("version") ?? 0);
     const version = more ? (page.at(-1)?.version ?? since) : current;
-    const lessons: ServedLesson[] = page.map((r) => ({
-      name: r.name,
-      task_type: r.task_type,
-      kind: r.kind,
-      project: r.project,
-      trigger: r.trigger,
-      body: r.body,
-      tools: JSON.parse(r.tools) as string[],
-      helpful: r.helpful,
-      harmful: r.harmful,
-      confirmed_at: r.confirmed_at,
-      served: r.status === "approved" && policy.mode !== "off",
-    }));
+    const lessons = page.map((r) => servedLesson(r, r.status === "approved" && policy.mode !== "off"));
     // Deleted lessons since then, as tombstones.
     for (const d of this.sql.all<{ key: string }>(
       `SELECT key FROM lesson_meta WHERE key LIKE 'deleted:%' AND CAST(value AS INTEGER) > ? AND CAST(value AS INTEGER) <= ?`,
@@ -464,19 +360,7 @@ export class LessonStore {
     )) {
       const name = d.key.slice("deleted:".length);
       if (page.some((r) => r.name === name)) continue;
-      lessons.push({
-        name,
-        task_type: "",
-        kind: "do",
-        project,
-        trigger: "",
-        body: "",
-        tools: [],
-        helpful: 0,
-        harmful: 0,
-        confirmed_at: 0,
-        served: false,
-      });
+      lessons.push(tombstone(name, project));
     }
     return { version, lessons, more, policy };
   }
@@ -506,37 +390,11 @@ export class LessonStore {
   }
 
   private view(r: ItemRow): LessonView {
-    const lineage = { merged_from: [] as string[], run_ids: [] as string[], contradicted_by: [] as string[] };
-    for (const l of this.sql.all<{ kind: string; ref: string }>(
+    const lineage = this.sql.all<{ kind: string; ref: string }>(
       `SELECT kind, ref FROM lesson_lineage WHERE lesson = ? ORDER BY at, ref`,
       r.id,
-    )) {
-      if (l.kind === "merged_from") lineage.merged_from.push(l.ref);
-      else if (l.kind === "run") lineage.run_ids.push(l.ref);
-      else if (l.kind === "contradicted_by") lineage.contradicted_by.push(l.ref);
-    }
-    const iso = (ms: number) => new Date(ms).toISOString();
-    return {
-      name: r.name,
-      status: r.status,
-      task_type: r.task_type,
-      kind: r.kind,
-      scope: r.project === "" ? "tenant" : "project",
-      project: r.project === "" ? null : r.project,
-      trigger: r.trigger,
-      body: r.body,
-      tools: JSON.parse(r.tools) as string[],
-      submissions: r.submissions,
-      successes: r.successes,
-      failures: r.failures,
-      helpful: r.helpful,
-      harmful: r.harmful,
-      contradicts: r.contradicts,
-      created_at: iso(r.created_at),
-      updated_at: iso(r.updated_at),
-      confirmed_at: iso(r.confirmed_at),
-      lineage,
-    };
+    );
+    return lessonView(r, lineage);
   }
 
   /** A new version number for a change. */

@@ -84,7 +84,7 @@ export const skillLearn = defineOp({
     // A tool the session may not use is left out as if it did not exist.
     const tools = [...new Set(input.tools)].filter((t) => ctx.catalog.allows(t)).sort();
     const names = new Set(tools);
-    const known = (word: string) => ctx.catalog.knows(word);
+    const known = (word: string) => ctx.catalog.stats.knows(word);
     const trigger = depersonalize(unmarked(input.trigger), names, known);
     const body = depersonalize(unmarked(input.body), names, known);
     for (const [field, text] of [

@@ -2,11 +2,7 @@
 import { z } from "zod";
 import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError, validationError } from "../errors";
-import { type ActionObject, purposeOf } from "../search/action-object";
-import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { sha256Hex } from "../search/hash";
-import { indexText } from "../search/text";
-import { nearTerms } from "../search/typos";
 import { CatalogEntries, type CatalogEntry } from "./catalog-entries";
 import {
   assertNotReserved,
@@ -25,10 +21,10 @@ import {
   type ToolSource,
   updateRows,
 } from "./catalog-rows";
+import { CatalogStats } from "./catalog-stats";
 import { IndexUpkeep } from "./index-upkeep";
 import type { Visibility } from "./policy";
 import { recordsBefore, type ToolChange, toolChanges } from "./tool-changes";
-import { localTerms } from "./tool-index";
 import { type LoadingMode, MAX_TOOLS, type ToolRecordInput } from "./tool-record";
 
 export interface SyncResult {
@@ -62,16 +58,13 @@ export class CatalogStore {
   readonly #entries: CatalogEntries;
   /** What writes left to merge in the search index (see IndexUpkeep). */
   readonly upkeep = new IndexUpkeep();
-  #size: number | null = null;
+  /** What search reads of the catalog as a whole (its vocabulary, its names), cached until the next write. */
+  readonly stats: CatalogStats;
   #counts: CatalogCounts | null = null;
-  #vocabulary: Map<string, number> | null = null;
   #lastSync: { digest: string; result: SyncResult } | null = null;
   /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
   #hashByRaw = new Map<string, string>();
   #naming: Map<string, { provider: string | null; allowed: boolean }> | null = null;
-  /** What each tool's description says it does, read on first use (purposeOf). */
-  #purposes = new Map<string, ActionObject | null>();
-  #nameEnds: Set<string> | null = null;
 
   /**
    * @param reserved names of Trove's own tools: the agent's catalog may not hold one and no
@@ -82,6 +75,7 @@ export class CatalogStore {
     private readonly reserved: readonly string[],
   ) {
     this.#entries = new CatalogEntries(sql);
+    this.stats = new CatalogStats(sql);
   }
 
   /** Forgets in-memory copies; the next read goes to SQLite. Call after any outside write. */
@@ -89,12 +83,9 @@ export class CatalogStore {
     this.#hashes = null;
     this.#naming = null;
     this.#entries.invalidate();
-    this.#size = null;
+    this.stats.invalidate();
     this.#counts = null;
-    this.#vocabulary = null;
     this.#lastSync = null;
-    this.#purposes.clear();
-    this.#nameEnds = null;
   }
 
   /**
@@ -380,76 +371,9 @@ export class CatalogStore {
    * returns whether it did. The session runs it after the response.
    */
   tidyIndex(): boolean {
-    if (!this.upkeep.due(this.size())) return false;
+    if (!this.upkeep.due(this.stats.size())) return false;
     this.upkeep.tidy((statement) => this.sql.run(statement));
     return true;
-  }
-
-  /** Documents in the search index: the tools the policy allows. */
-  size(): number {
-    this.#size ??=
-      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools WHERE allowed = 1`)?.n ?? 0;
-    return this.#size;
-  }
-
-  /**
-   * How many searchable tools contain each normalized term. The whole FTS5 vocabulary is read once
-   * after each write (a few ms at 10,000 tools) so that no search pays per-term lookups.
-   */
-  docFrequencies(terms: readonly string[]): Map<string, number> {
-    return frequenciesOf(this.vocabulary(), terms);
-  }
-
-  /**
-   * Whether the session's tools use `word` (any field, normalized as the index is): a catalog's
-   * own words may be learned even when no dictionary has them (src/learning/vocabulary.ts).
-   */
-  knows(word: string): boolean {
-    const vocabulary = this.vocabulary();
-    const terms = indexText(word).split(" ");
-    return terms.length > 0 && terms.every((term) => term !== "" && (vocabulary.get(term) ?? 0) > 0);
-  }
-
-  /** What a tool's description says it does (src/search/action-object.ts purposeOf), cached until the next write. */
-  purposeOf(name: string, description: string): ActionObject | null {
-    let said = this.#purposes.get(name);
-    if (said === undefined) {
-      said = purposeOf(description);
-      this.#purposes.set(name, said);
-    }
-    return said;
-  }
-
-  /**
-   * The terms searchable tools' names start or end with, their namespaces' terms left out (`creat`
-   * and `bucket` of s3.create_bucket): the words this catalog names operations and things by. Read
-   * once after each write, and only when a search meets a tool that offers operations (f_offers).
-   */
-  nameEnds(): ReadonlySet<string> {
-    if (!this.#nameEnds) {
-      const ends = new Set<string>();
-      const rows = this.sql.all<{ f_name: string; f_namespace: string }>(
-        `SELECT f_name, f_namespace FROM trove_tools WHERE allowed = 1`,
-      );
-      for (const row of rows) {
-        const terms = localTerms(row.f_name, row.f_namespace);
-        if (terms.length === 0) continue;
-        ends.add(terms[0] as string);
-        ends.add(terms[terms.length - 1] as string);
-      }
-      this.#nameEnds = ends;
-    }
-    return this.#nameEnds;
-  }
-
-  /** Indexed terms an unknown query term may be a misspelling of. */
-  nearTerms(term: string): string[] {
-    return nearTerms(this.vocabulary(), term);
-  }
-
-  private vocabulary(): Map<string, number> {
-    this.#vocabulary ??= readVocabulary(this.sql, "trove_tools_vocab");
-    return this.#vocabulary;
   }
 
   fingerprint(): string {

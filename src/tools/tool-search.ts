@@ -272,7 +272,7 @@ function offered(row: StoredFtsRow, catalog: CatalogStore): FtsRow {
   const { f_offers, ...rest } = row;
   if (f_offers === "") return { ...rest, offered: [] };
   const terms = f_offers.split(" ");
-  const ends = catalog.nameEnds();
+  const ends = catalog.stats.nameEnds();
   return { ...rest, offered: terms.every((t) => ends.has(t)) ? terms : [] };
 }
 
@@ -285,11 +285,11 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
     exact,
     preferredNamespaces: scope.preferredNamespaces,
     sessionNamespaces: scope.sessionNamespaces,
-    stats: scope.catalog,
+    stats: scope.catalog.stats,
     candidates: (match) =>
       scope.sql
         .all<StoredFtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL)
         .map((row) => offered(row, scope.catalog)),
-    purpose: (row) => scope.catalog.purposeOf(row.name, row.description),
+    purpose: (row) => scope.catalog.stats.purposeOf(row.name, row.description),
   }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }

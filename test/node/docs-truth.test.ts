@@ -56,7 +56,7 @@ describe("models named in the docs and examples", () => {
 
 describe("docs/inspect.md", () => {
   it("describes the event timeline in the order the page asks for", async () => {
-    const page = await read("src/http/inspect-page.ts");
+    const page = await read("src/http/inspect-script.ts");
     expect(page).toContain('order: "newest_first"');
     expect(page).not.toContain('order: "oldest_first"');
     const doc = await read("docs/inspect.md");

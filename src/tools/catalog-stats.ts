@@ -1,0 +1,94 @@
+// What search reads of a session's catalog as a whole: how many tools it may find, the vocabulary of
+// their index (document frequencies, near spellings, the words it knows), the words its names start
+// and end with, and what each description says it does. Each is read once after a write.
+import type { Sql } from "../db/sql";
+import { type ActionObject, purposeOf } from "../search/action-object";
+import { frequenciesOf, readVocabulary } from "../search/fts-query";
+import { indexText } from "../search/text";
+import { nearTerms } from "../search/typos";
+import { localTerms } from "./tool-index";
+
+export class CatalogStats {
+  #size: number | null = null;
+  #vocabulary: Map<string, number> | null = null;
+  /** What each tool's description says it does, read on first use (purposeOf). */
+  readonly #purposes = new Map<string, ActionObject | null>();
+  #nameEnds: Set<string> | null = null;
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Forgets what it read: the catalog changed. */
+  invalidate(): void {
+    this.#size = null;
+    this.#vocabulary = null;
+    this.#purposes.clear();
+    this.#nameEnds = null;
+  }
+
+  /** Documents in the search index: the tools the policy allows. */
+  size(): number {
+    this.#size ??=
+      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools WHERE allowed = 1`)?.n ?? 0;
+    return this.#size;
+  }
+
+  /**
+   * How many searchable tools contain each normalized term. The whole FTS5 vocabulary is read once
+   * after each write (a few ms at 10,000 tools) so that no search pays per-term lookups.
+   */
+  docFrequencies(terms: readonly string[]): Map<string, number> {
+    return frequenciesOf(this.vocabulary(), terms);
+  }
+
+  /**
+   * Whether the session's tools use `word` (any field, normalized as the index is): a catalog's
+   * own words may be learned even when no dictionary has them (src/learning/vocabulary.ts).
+   */
+  knows(word: string): boolean {
+    const vocabulary = this.vocabulary();
+    const terms = indexText(word).split(" ");
+    return terms.length > 0 && terms.every((term) => term !== "" && (vocabulary.get(term) ?? 0) > 0);
+  }
+
+  /** What a tool's description says it does (src/search/action-object.ts purposeOf), cached until the next write. */
+  purposeOf(name: string, description: string): ActionObject | null {
+    let said = this.#purposes.get(name);
+    if (said === undefined) {
+      said = purposeOf(description);
+      this.#purposes.set(name, said);
+    }
+    return said;
+  }
+
+  /**
+   * The terms searchable tools' names start or end with, their namespaces' terms left out (`creat`
+   * and `bucket` of s3.create_bucket): the words this catalog names operations and things by. Read
+   * once after each write, and only when a search meets a tool that offers operations (f_offers).
+   */
+  nameEnds(): ReadonlySet<string> {
+    if (!this.#nameEnds) {
+      const ends = new Set<string>();
+      const rows = this.sql.all<{ f_name: string; f_namespace: string }>(
+        `SELECT f_name, f_namespace FROM trove_tools WHERE allowed = 1`,
+      );
+      for (const row of rows) {
+        const terms = localTerms(row.f_name, row.f_namespace);
+        if (terms.length === 0) continue;
+        ends.add(terms[0] as string);
+        ends.add(terms[terms.length - 1] as string);
+      }
+      this.#nameEnds = ends;
+    }
+    return this.#nameEnds;
+  }
+
+  /** Indexed terms an unknown query term may be a misspelling of. */
+  nearTerms(term: string): string[] {
+    return nearTerms(this.vocabulary(), term);
+  }
+
+  private vocabulary(): Map<string, number> {
+    this.#vocabulary ??= readVocabulary(this.sql, "trove_tools_vocab");
+    return this.#vocabulary;
+  }
+}
