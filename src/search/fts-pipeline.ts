@@ -173,20 +173,19 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   );
   const readOnly = !groups.some((g) => g.acts) && !actions.some((a) => a !== null && asked.has(a));
   const unasked = (i: number) => (readOnly && actions[i] !== null ? 1 - UNASKED_ACTION : 1);
+  const identities = rows.map((row) => index.identity?.(row) ?? []);
   const named = identityFactors(
-    rows.map((row) => index.identity?.(row) ?? []),
+    identities,
     new Set(groups.flatMap((g) => [...g.terms, ...g.related])),
     search.stats,
   );
-  const pair = pairAmong(
-    actionObject(search.query),
-    rows.map((row) => index.nameTerms?.(row) ?? []),
-  );
-  const pairs = rows.map((row) => {
+  const nameTerms = rows.map((row) => index.nameTerms?.(row) ?? []);
+  const pair = pairAmong(actionObject(search.query), nameTerms);
+  const pairs = rows.map((row, i) => {
     if (!pair) return 1;
-    const names = index.nameTerms?.(row) ?? [];
+    const names = nameTerms[i] ?? [];
     const paired =
-      namesPair(index.identity?.(row) ?? [], names, pair) ||
+      namesPair(identities[i] ?? [], names, pair) ||
       offersPair(index.offers?.(row) ?? [], names, pair) ||
       saysPair(search.purpose?.(row) ?? null, names, pair);
     return paired ? 1 + PAIR_BOOST : 1;
