@@ -166,6 +166,21 @@ function argumentWords(query: string): Set<string> {
   return out;
 }
 
+/**
+ * Words without a digit of a token that has one, split from it: the letters of an id ("sub" of
+ * sub_1Pq9, "pay" of PAY-1432, "cus" of cus_77). They spell a value the request acts on, not what
+ * it asks for; a word that holds its digits ("s3", "oauth2") is a word like any other.
+ */
+function valueParts(query: string): Set<string> {
+  const out = new Set<string>();
+  for (const token of query.trim().split(/\s+/)) {
+    const parts = words(bareToken(token));
+    if (parts.length > 1 && parts.some((w) => /\p{N}/u.test(w)))
+      for (const w of parts) if (!/\p{N}/u.test(w)) out.add(w);
+  }
+  return out;
+}
+
 /** Quoted text ('Sign in', "fix login") and #names: what the request acts on, spelled out. */
 const LITERAL =
   /(?:^|\s)(?:(['"`\u2018\u201c])([^'"`\u2019\u201d]+)['"`\u2019\u201d](?=$|[\s.,!?;:)])|#([\p{L}\p{N}_-]+))/gu;
@@ -334,6 +349,7 @@ export function queryTermGroups(text: string): TermGroup[] {
   const context = new Set([...(cut > 0 ? words(query.slice(0, cut)) : []), ...words(query.slice(end))]);
   const request = new Set(words(query.slice(cut, end)));
   const args = argumentWords(query);
+  const values = valueParts(query);
   const literals = literalWords(query);
   const identifiers = identifierWords(query);
   const all = words(query);
@@ -367,6 +383,7 @@ export function queryTermGroups(text: string): TermGroup[] {
     if (context.has(word) && !request.has(word))
       groups.push({ terms: [], related: [...terms, ...related], context: true });
     else if (participle(word) || predicates.has(i)) groups.push({ terms, related, weak: true, state: true });
+    else if (values.has(word)) groups.push({ terms, related, weak: true, argument: true });
     else if (literals.has(word) || LIGHT_VERBS.has(word) || described.has(i))
       groups.push({ terms, related, weak: true });
     else {

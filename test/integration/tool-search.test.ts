@@ -143,6 +143,17 @@ describe("full text search", () => {
     expect(namesOf(await hits(sid, { query: "who is on call right now" }))[0]).toBe("pager.get_oncall_users");
   });
 
+  it("does not read the letters of an id as words of the request", async () => {
+    const sid = await seeded([
+      { name: "tracker.remove_sub_task", description: "Remove a sub-task from its task" },
+      { name: "billing.cancel_subscription", description: "Cancel a customer's subscription" },
+    ]);
+    // "sub" of sub_1Pq9 spells the subscription to cancel; it asks for no sub-task.
+    expect(namesOf(await hits(sid, { query: "cancel sub_1Pq9 for the customer" }))[0]).toBe(
+      "billing.cancel_subscription",
+    );
+  });
+
   it("matches case-insensitively", async () => {
     const sid = await seeded();
     expect(namesOf(await hits(sid, { query: "WEATHER Forecast" }))[0]).toBe("weather.get_forecast");
