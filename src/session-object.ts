@@ -392,6 +392,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     // A deploy that changed how text is normalized: the index is re-normalized before any search.
     const renormalized = this.ctx.storage.transactionSync(() => renormalizeSession(this.sql));
     if (renormalized) this.catalog.upkeep.note(renormalized.tools);
+    this.#learningSync.start();
     this.#ready = true;
   }
 }

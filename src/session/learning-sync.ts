@@ -34,7 +34,7 @@ export interface LearningSyncHost {
 }
 
 export class LearningSync {
-  /** Whether uses the tenant's object did not take wait in the outbox (null: not looked yet). */
+  /** Whether uses the tenant's object did not take wait in the outbox (null: not read yet). */
   #outbox: boolean | null = null;
   readonly #send = new AfterResponse(() => this.host.waitUntil(this.send()));
 
@@ -66,11 +66,14 @@ export class LearningSync {
     }
   }
 
+  /** Reads whether uses wait in the outbox: once per start, with the schema in place. */
+  start(): void {
+    this.#outbox ??= this.outboxHolds();
+  }
+
   /** Sends what this session taught after the response, when anything waits. */
   schedule(): void {
-    if (!this.host.ready()) return;
-    this.#outbox ??= this.outboxHolds();
-    if (this.host.learning.hasPending() || this.#outbox) this.#send.request();
+    if (this.host.ready() && (this.host.learning.hasPending() || this.#outbox)) this.#send.request();
   }
 
   /** The session's storage was erased. */
