@@ -167,17 +167,18 @@ function argumentWords(query: string): Set<string> {
 }
 
 /**
- * Words that spell a value the request acts on, not what it asks for: the words of a dotted name
- * (a file, "draft.docx"; a collection, "shop.orders") and the words without a digit of a token that
- * has one, split from it (the letters of an id: "sub" of sub_1Pq9, "pay" of PAY-1432). A word that
- * holds its digits ("s3", "oauth2") is a word like any other.
+ * Words that spell a value the request acts on, not what it asks for: a number ("page 2", "under
+ * $200"), the words of a dotted name (a file, "draft.docx"; a collection, "shop.orders") and the
+ * words without a digit of a token that has one, split from it (the letters of an id: "sub" of
+ * sub_1Pq9, "pay" of PAY-1432). A word that holds its digits ("s3", "oauth2") is a word like any other.
  */
 function valueParts(query: string): Set<string> {
   const out = new Set<string>();
   for (const token of query.trim().split(/\s+/)) {
     const bare = bareToken(token);
     const parts = words(bare);
-    if (parts.length > 1 && DOTTED.test(bare)) for (const w of parts) out.add(w);
+    if (/^\p{N}+$/u.test(bare)) out.add(bare);
+    else if (parts.length > 1 && DOTTED.test(bare)) for (const w of parts) out.add(w);
     else if (parts.length > 1 && parts.some((w) => /\p{N}/u.test(w)))
       for (const w of parts) if (!/\p{N}/u.test(w)) out.add(w);
   }

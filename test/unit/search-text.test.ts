@@ -375,12 +375,13 @@ describe("queryTermGroups", () => {
     expect(args("Cancel it. Then email the team")).toEqual([]);
   });
 
-  it("reads the letters of an id and the words of a file name as a value, not as what is asked", () => {
+  it("reads numbers, the letters of an id and the words of a file name as values, not as what is asked", () => {
     const group = (query: string, term: string) => queryTermGroups(query).find((g) => g.terms.includes(term));
     // "sub" of sub_1Pq9 and "pay" of PAY-1432 spell ids: they only stand in.
     expect(group("cancel sub_1Pq9 for the customer", "sub")).toMatchObject({ weak: true, argument: true });
     expect(group("whats the status of PAY-1432?", "payment")).toMatchObject({ weak: true, argument: true });
-    // So do the words of a dotted name: a file, a collection.
+    // So do numbers, and the words of a dotted name: a file, a collection.
+    expect(group("show me page 2 of the results", "2")).toMatchObject({ weak: true });
     expect(group("rename draft.docx to final.docx", "draft")).toMatchObject({ weak: true });
     expect(group("rename draft.docx to final.docx", "renam")?.weak).toBeUndefined();
     // A word that holds its digits is a word: the s3 of "s3 bucket", oauth2.
