@@ -66,21 +66,15 @@ export interface ItemRow {
   version: number;
 }
 
-/** A lesson as sessions copy it. */
-export interface ServedLesson {
-  name: string;
-  task_type: string;
-  kind: "do" | "avoid";
-  project: string;
-  trigger: string;
-  body: string;
+/** A lesson as sessions copy it: its stored fields, its tools parsed. */
+export type ServedLesson = Pick<
+  ItemRow,
+  "name" | "task_type" | "kind" | "project" | "trigger" | "body" | "helpful" | "harmful" | "confirmed_at"
+> & {
   tools: string[];
-  helpful: number;
-  harmful: number;
-  confirmed_at: number;
   /** False: the session drops its copy (pending again, rejected, deleted). */
   served: boolean;
-}
+};
 
 /** A lesson as operators see it (GET /v1/learned-skills). */
 export interface LessonView {

@@ -1,6 +1,5 @@
 // The full-text search shared by tools and skills: FTS5 bm25 candidates, BM25F re-scoring, exact
 // hits on top, the deterministic order and min-max scores (RFC v0.3 §1.5).
-
 import { type ActionObject, actionObject } from "./action-object";
 import { candidateTerms, ftsMatchExpression } from "./fts-query";
 import { type Corpus, type FieldSpec, type Match, matches, queryMass } from "./rerank";

@@ -2,9 +2,8 @@
 import type { Sql } from "../db/sql";
 import { TroveError } from "../errors";
 import type { BundledSkill } from "../packs/bundle";
-import { frequenciesOf, readVocabulary } from "../search/fts-query";
 import { globMatcher } from "../search/glob";
-import { nearTerms } from "../search/typos";
+import { IndexVocabulary } from "../search/index-vocabulary";
 import type { SessionConfig } from "../state/config";
 
 export interface StoredSkill {
@@ -49,13 +48,13 @@ interface SkillKey {
   allowed: boolean;
 }
 
-export class SkillStore {
-  #vocabulary: Map<string, number> | null = null;
-  #size: number | null = null;
+export class SkillStore extends IndexVocabulary {
   #keys: { byQid: Map<string, SkillKey>; byName: Map<string, SkillKey[]> } | null = null;
   #weigh: (qid: string) => number = () => 1;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(sql: Sql) {
+    super(sql, "trove_skills");
+  }
 
   /** How learned skills weigh (src/lessons/session-lessons.ts); pack skills weigh 1. */
   weighWith(weigh: (qid: string) => number): void {
@@ -68,9 +67,8 @@ export class SkillStore {
   }
 
   /** Forgets cached statistics and keys; call after the skills change. */
-  invalidate(): void {
-    this.#vocabulary = null;
-    this.#size = null;
+  override invalidate(): void {
+    super.invalidate();
     this.#keys = null;
   }
 
@@ -113,28 +111,6 @@ export class SkillStore {
       .filter((k) => k.allowed)
       .sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0))
       .map((k) => k.id);
-  }
-
-  /** Skills in the index. */
-  size(): number {
-    this.#size ??=
-      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills WHERE allowed = 1`)?.n ?? 0;
-    return this.#size;
-  }
-
-  /** Document frequency of each term, from the FTS5 vocabulary read once per skill set. */
-  docFrequencies(terms: readonly string[]): Map<string, number> {
-    return frequenciesOf(this.vocabulary(), terms);
-  }
-
-  /** Indexed terms an unknown query term may be a misspelling of. */
-  nearTerms(term: string): string[] {
-    return nearTerms(this.vocabulary(), term);
-  }
-
-  private vocabulary(): Map<string, number> {
-    this.#vocabulary ??= readVocabulary(this.sql, "trove_skills_vocab");
-    return this.#vocabulary;
   }
 
   /**

@@ -3,41 +3,24 @@
 // and end with, and what each description says it does. Each is read once after a write.
 import type { Sql } from "../db/sql";
 import { type ActionObject, purposeOf } from "../search/action-object";
-import { frequenciesOf, readVocabulary } from "../search/fts-query";
+import { IndexVocabulary } from "../search/index-vocabulary";
 import { indexText } from "../search/text";
-import { nearTerms } from "../search/typos";
 import { localTerms } from "./tool-index";
 
-export class CatalogStats {
-  #size: number | null = null;
-  #vocabulary: Map<string, number> | null = null;
+export class CatalogStats extends IndexVocabulary {
   /** What each tool's description says it does, read on first use (purposeOf). */
   readonly #purposes = new Map<string, ActionObject | null>();
   #nameEnds: Set<string> | null = null;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(sql: Sql) {
+    super(sql, "trove_tools");
+  }
 
   /** Forgets what it read: the catalog changed. */
-  invalidate(): void {
-    this.#size = null;
-    this.#vocabulary = null;
+  override invalidate(): void {
+    super.invalidate();
     this.#purposes.clear();
     this.#nameEnds = null;
-  }
-
-  /** Documents in the search index: the tools the policy allows. */
-  size(): number {
-    this.#size ??=
-      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_tools WHERE allowed = 1`)?.n ?? 0;
-    return this.#size;
-  }
-
-  /**
-   * How many searchable tools contain each normalized term. The whole FTS5 vocabulary is read once
-   * after each write (a few ms at 10,000 tools) so that no search pays per-term lookups.
-   */
-  docFrequencies(terms: readonly string[]): Map<string, number> {
-    return frequenciesOf(this.vocabulary(), terms);
   }
 
   /**
@@ -80,15 +63,5 @@ export class CatalogStats {
       this.#nameEnds = ends;
     }
     return this.#nameEnds;
-  }
-
-  /** Indexed terms an unknown query term may be a misspelling of. */
-  nearTerms(term: string): string[] {
-    return nearTerms(this.vocabulary(), term);
-  }
-
-  private vocabulary(): Map<string, number> {
-    this.#vocabulary ??= readVocabulary(this.sql, "trove_tools_vocab");
-    return this.#vocabulary;
   }
 }

@@ -240,14 +240,15 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   action: (r) => (reads(r) ? null : actionTerm(r)),
   reads,
   identity: (r) => localTerms(r.f_name, r.f_namespace),
-  namespaceTerms: (r) => r.f_namespace.split(" ").filter((t) => t !== ""),
+  namespaceTerms: (r) => termsOf(r.f_namespace),
   offers: (r) => r.offered,
-  nameTerms: (r) =>
-    [r.f_name, r.f_namespace]
-      .join(" ")
-      .split(" ")
-      .filter((t) => t !== ""),
+  nameTerms: (r) => termsOf(`${r.f_name} ${r.f_namespace}`),
 };
+
+/** The terms of an indexed field's text. */
+function termsOf(text: string): string[] {
+  return text.split(" ").filter((t) => t !== "");
+}
 
 /** A tool that only reads: learning never lifts another above it (fts-pipeline's boundLearning). */
 function reads(row: FtsRow): boolean {

@@ -1,0 +1,57 @@
+// What ftsSearch reads of an FTS5 index as a whole (IndexStats): how many documents it may find and
+// its vocabulary, each read once after a write. The tools' and the skills' stores build on it.
+import type { Sql } from "../db/sql";
+import type { IndexStats } from "./fts-pipeline";
+import { frequenciesOf, readVocabulary } from "./fts-query";
+import { nearTerms } from "./typos";
+
+const TABLES = {
+  trove_tools: {
+    size: `SELECT count(*) AS n FROM trove_tools WHERE allowed = 1`,
+    vocab: "trove_tools_vocab",
+  },
+  trove_skills: {
+    size: `SELECT count(*) AS n FROM trove_skills WHERE allowed = 1`,
+    vocab: "trove_skills_vocab",
+  },
+} as const;
+
+export class IndexVocabulary implements IndexStats {
+  #size: number | null = null;
+  #vocabulary: Map<string, number> | null = null;
+
+  constructor(
+    protected readonly sql: Sql,
+    private readonly table: keyof typeof TABLES,
+  ) {}
+
+  /** Forgets what it read: the index changed. */
+  invalidate(): void {
+    this.#size = null;
+    this.#vocabulary = null;
+  }
+
+  /** Documents in the index: those the policy allows. */
+  size(): number {
+    this.#size ??= this.sql.one<{ n: number }>(TABLES[this.table].size)?.n ?? 0;
+    return this.#size;
+  }
+
+  /**
+   * How many documents contain each normalized term. The whole FTS5 vocabulary is read once after
+   * each write (a few ms at 10,000 tools) so that no search pays per-term lookups.
+   */
+  docFrequencies(terms: readonly string[]): Map<string, number> {
+    return frequenciesOf(this.vocabulary(), terms);
+  }
+
+  /** Indexed terms an unknown query term may be a misspelling of. */
+  nearTerms(term: string): string[] {
+    return nearTerms(this.vocabulary(), term);
+  }
+
+  protected vocabulary(): Map<string, number> {
+    this.#vocabulary ??= readVocabulary(this.sql, TABLES[this.table].vocab);
+    return this.#vocabulary;
+  }
+}
