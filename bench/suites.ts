@@ -6,6 +6,7 @@
 // (bench/search-eval/ranks.json, written by the canonical run).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fitDescription } from "../src/gateway/upstream-tools";
 import { table } from "./harness";
 
 export interface SuiteQuery {
@@ -45,20 +46,11 @@ const readJsonl = (file: string) =>
  */
 export function otherSuites(): Suite[] {
   const suites: Suite[] = [];
-  const mcp = "bench/search-eval/mcp";
-  if (existsSync(`${mcp}/catalog.json`)) {
-    const tools = (JSON.parse(readFileSync(`${mcp}/catalog.json`, "utf8")) as { tools: FlatTool[] }).tools;
-    suites.push({
-      name: "mcp",
-      source: `${mcp}/ (${tools.length} tools of public MCP servers, their own descriptions)`,
-      catalog: tools.map((t) => ({
-        name: `${t.namespace}.${t.name}`,
-        namespace: t.namespace,
-        description: t.description,
-      })),
-      sets: [{ name: "mcp", queries: readJsonl(`${mcp}/queries.jsonl`) }],
-      history: existsSync(`${mcp}/history.json`) ? `${mcp}/history.json` : undefined,
-    });
+  // Two catalogs of real MCP servers' tools, each with queries written by someone who read only
+  // its catalog: mcp2 was drawn after the ranking of the first was built, and first scored as unseen.
+  for (const name of ["mcp", "mcp2"]) {
+    const suite = mcpSuite(name);
+    if (suite) suites.push(suite);
   }
   const metatool = "../shared/bench/metatool";
   if (existsSync(`${metatool}/catalog.json`)) {
@@ -76,6 +68,27 @@ export function otherSuites(): Suite[] {
   const toollens = toolLens(process.env.TOOLLENS_DIR);
   if (toollens) suites.push(toollens);
   return suites;
+}
+
+/** A catalog of public MCP servers' tools in bench/search-eval/{name}/ (its README says how it was drawn). */
+function mcpSuite(name: string): Suite | null {
+  const dir = `bench/search-eval/${name}`;
+  if (!existsSync(`${dir}/catalog.json`) || !existsSync(`${dir}/queries.jsonl`)) return null;
+  const tools = (JSON.parse(readFileSync(`${dir}/catalog.json`, "utf8")) as { tools: FlatTool[] }).tools;
+  const servers = new Set(tools.map((t) => t.namespace)).size;
+  return {
+    name,
+    source: `${dir}/ (${tools.length} tools of ${servers} public MCP servers, their own descriptions)`,
+    catalog: tools.map((t) => ({
+      name: `${t.namespace}.${t.name}`,
+      namespace: t.namespace,
+      // As Trove's gateway imports a server's tools: a description over the catalog's limit (a few
+      // real ones are) is cut to it.
+      description: fitDescription(t.description),
+    })),
+    sets: [{ name, queries: readJsonl(`${dir}/queries.jsonl`) }],
+    history: existsSync(`${dir}/history.json`) ? `${dir}/history.json` : undefined,
+  };
 }
 
 /** A ToolLens corpus line's text: its RapidAPI fields, in this order. */

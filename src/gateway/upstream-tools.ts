@@ -30,7 +30,7 @@ export function sideEffectsOf(tool: Tool): SideEffects {
 const encoder = new TextEncoder();
 
 /** The description cut to the catalog's byte limit, on a character boundary. */
-function fitDescription(text: string): string {
+export function fitDescription(text: string): string {
   if (encoder.encode(text).length <= MAX_DESCRIPTION_BYTES) return text;
   let cut = text.slice(0, MAX_DESCRIPTION_BYTES);
   while (encoder.encode(cut).length > MAX_DESCRIPTION_BYTES - 1) cut = cut.slice(0, -16);
