@@ -75,10 +75,10 @@ function mcpSuite(name: string): Suite | null {
   const dir = `bench/search-eval/${name}`;
   if (!existsSync(`${dir}/catalog.json`) || !existsSync(`${dir}/queries.jsonl`)) return null;
   const tools = (JSON.parse(readFileSync(`${dir}/catalog.json`, "utf8")) as { tools: FlatTool[] }).tools;
-  const servers = new Set(tools.map((t) => t.namespace)).size;
+  const namespaces = new Set(tools.map((t) => t.namespace)).size;
   return {
     name,
-    source: `${dir}/ (${tools.length} tools of ${servers} public MCP servers, their own descriptions)`,
+    source: `${dir}/ (${tools.length} tools of public MCP servers in ${namespaces} namespaces, their own descriptions)`,
     catalog: tools.map((t) => ({
       name: `${t.namespace}.${t.name}`,
       namespace: t.namespace,
