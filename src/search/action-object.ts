@@ -20,9 +20,14 @@ const PURPOSE_CHARS = 160;
  * github, issu).
  */
 export function purposeOf(description: string): ActionObject | null {
+  return actionObject(purposeSentence(description));
+}
+
+/** A description's first sentence (or clause, or PURPOSE_CHARS characters). */
+export function purposeSentence(description: string): string {
   const start = description.slice(0, PURPOSE_CHARS);
   const end = start.search(/[.!?;:](\s|$)/);
-  return actionObject(end < 0 ? start : start.slice(0, end));
+  return end < 0 ? start : start.slice(0, end);
 }
 
 /**

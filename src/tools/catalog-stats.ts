@@ -2,7 +2,7 @@
 // their index (document frequencies, near spellings, the words it knows), the words its names start
 // and end with, and what each description says it does. Each is read once after a write.
 import type { Sql } from "../db/sql";
-import { type ActionObject, purposeOf } from "../search/action-object";
+import { type ActionObject, purposeOf, purposeSentence } from "../search/action-object";
 import { IndexVocabulary } from "../search/index-vocabulary";
 import { indexText } from "../search/text";
 import { localTerms } from "./tool-index";
@@ -10,6 +10,8 @@ import { localTerms } from "./tool-index";
 export class CatalogStats extends IndexVocabulary {
   /** What each tool's description says it does, read on first use (purposeOf). */
   readonly #purposes = new Map<string, ActionObject | null>();
+  /** The terms of each tool's first sentence, read on first use (purposeTerms). */
+  readonly #purposeTerms = new Map<string, string>();
   #nameEnds: Set<string> | null = null;
 
   constructor(sql: Sql) {
@@ -20,6 +22,7 @@ export class CatalogStats extends IndexVocabulary {
   override invalidate(): void {
     super.invalidate();
     this.#purposes.clear();
+    this.#purposeTerms.clear();
     this.#nameEnds = null;
   }
 
@@ -41,6 +44,21 @@ export class CatalogStats extends IndexVocabulary {
       this.#purposes.set(name, said);
     }
     return said;
+  }
+
+  /**
+   * The normalized terms of a tool's first sentence when its description says more than that
+   * sentence ("" otherwise: a one-sentence description is all purpose already), cached until the
+   * next write.
+   */
+  purposeTerms(name: string, description: string): string {
+    let terms = this.#purposeTerms.get(name);
+    if (terms === undefined) {
+      const sentence = purposeSentence(description).trim();
+      terms = sentence.length < description.trim().length - 1 ? indexText(sentence) : "";
+      this.#purposeTerms.set(name, terms);
+    }
+    return terms;
   }
 
   /**

@@ -181,10 +181,12 @@ type FtsRow = ToolRow & {
   f_params: string;
   /** The operations the tool offers through a parameter, when the catalog names them (offered). */
   offered: readonly string[];
+  /** Its description's first sentence, when the description says more (CatalogStats.purposeTerms). */
+  purpose: string;
 };
 
 /** A candidate as the statement reads it. */
-type StoredFtsRow = Omit<FtsRow, "offered"> & { f_offers: string };
+type StoredFtsRow = Omit<FtsRow, "offered" | "purpose"> & { f_offers: string };
 
 // Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would read
 // every matching row's text.
@@ -208,6 +210,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     r.f_examples,
     r.f_learned,
     r.f_params,
+    r.purpose,
   ],
   rescoreFields: [
     { weight: 3, b: 0.3 }, // f_name
@@ -232,6 +235,10 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
       shortOf: 3,
       longRequest: { weight: 4.5, from: 8, to: 15 },
     }, // f_params
+    // What the description's first sentence says the tool does, as a title field: a long
+    // description (a docstring, a prompt for the model) no longer dilutes the sentence that
+    // matches the request. Half a description's weight, its length normalization.
+    { weight: 0.5, b: 0.75 }, // purpose
   ],
   key: (r) => r.name,
   rankable: (r) => r,
@@ -264,17 +271,19 @@ function actionTerm(row: FtsRow): string | null {
 }
 
 /**
- * A candidate with the operations it offers through a parameter, when this catalog names them:
+ * A candidate as re-scoring reads it: with its first sentence's terms (the purpose field) and the
+ * operations it offers through a parameter, when this catalog names them:
  * every offered term starts or ends a tool name here (`creat`, `delet` of create_issue,
  * delete_file). A choice among kinds of things or states (`open`, `closed`) is not one of
  * operations and offers nothing.
  */
-function offered(row: StoredFtsRow, catalog: CatalogStore): FtsRow {
+function candidate(row: StoredFtsRow, catalog: CatalogStore): FtsRow {
   const { f_offers, ...rest } = row;
-  if (f_offers === "") return { ...rest, offered: [] };
+  const purpose = catalog.stats.purposeTerms(row.name, row.description);
+  if (f_offers === "") return { ...rest, offered: [], purpose };
   const terms = f_offers.split(" ");
   const ends = catalog.stats.nameEnds();
-  return { ...rest, offered: terms.every((t) => ends.has(t)) ? terms : [] };
+  return { ...rest, offered: terms.every((t) => ends.has(t)) ? terms : [], purpose };
 }
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
@@ -290,7 +299,7 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
     candidates: (match) =>
       scope.sql
         .all<StoredFtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL)
-        .map((row) => offered(row, scope.catalog)),
+        .map((row) => candidate(row, scope.catalog)),
     purpose: (row) => scope.catalog.stats.purposeOf(row.name, row.description),
   }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }

@@ -34,6 +34,19 @@ function github(labelWrite: object): object[] {
     .map((t) => (t.name === "label_write" ? { ...t, input_schema: labelWrite } : t));
 }
 
+/**
+ * The same, with label_write described by its first sentence alone: its description's second
+ * sentence makes the first count on its own too (the purpose field, docs/search.md), which ranks it
+ * first for a label request whatever it offers. Without it, only offered operations can.
+ */
+function githubOneSentence(labelWrite: object): object[] {
+  return github(labelWrite).map((t) =>
+    (t as { name: string }).name === "label_write"
+      ? { ...t, description: "Perform write operations on repository labels." }
+      : t,
+  );
+}
+
 async function ranked(tools: object[], query: string): Promise<string[]> {
   const sid = newSid();
   expect((await op(sid, "catalog_sync", { tools })).status).toBe(200);
@@ -46,19 +59,19 @@ const REQUESTS = ["create a label", "delete the label", "add a new label to the 
 
 describe("operations a tool offers through a parameter", () => {
   it("rank the tool first for a request that names one of them and the tool's object", async () => {
-    const tools = github(method(true));
-    for (const query of REQUESTS) expect((await ranked(tools, query))[0], query).toBe("label_write");
+    for (const tools of [github(method(true)), githubOneSentence(method(true))])
+      for (const query of REQUESTS) expect((await ranked(tools, query))[0], query).toBe("label_write");
   });
 
   it("offer nothing when the choice is optional: the tool then ranks by its own words", async () => {
     // What the rule changes: without it, the reading tools that name a label rank first.
-    const tools = github(method(false));
+    const tools = githubOneSentence(method(false));
     for (const query of REQUESTS) expect((await ranked(tools, query))[0], query).not.toBe("label_write");
   });
 
   it("offer nothing when the values are not words this catalog's names start or end with", async () => {
     // A choice of states: no GitHub tool name starts or ends with "open" or "closed".
-    const tools = github(method(true, ["open", "closed"]));
+    const tools = githubOneSentence(method(true, ["open", "closed"]));
     expect((await ranked(tools, "create a label"))[0]).not.toBe("label_write");
   });
 

@@ -154,6 +154,26 @@ describe("full text search", () => {
     );
   });
 
+  it("reads a description's first sentence as what the tool does", async () => {
+    // The same words, as many times, in descriptions of about the same length: one says them in
+    // its first sentence, what the tool does; the other only in passing, after it. The request
+    // names no action, so no action-and-object pair decides.
+    const sid = await seeded([
+      ...CATALOG,
+      {
+        name: "reports.mail_out",
+        description:
+          "Sends the weekly digest to the team list. Archived reports can be exported as a PDF document.",
+      },
+      {
+        name: "reports.snapshot",
+        description:
+          "Exports a report as a PDF document. Weekly digests sent to the team list are also archived.",
+      },
+    ]);
+    expect(namesOf(await hits(sid, { query: "pdf of a report" }))[0]).toBe("reports.snapshot");
+  });
+
   it("matches case-insensitively", async () => {
     const sid = await seeded();
     expect(namesOf(await hits(sid, { query: "WEATHER Forecast" }))[0]).toBe("weather.get_forecast");
