@@ -2,16 +2,20 @@
 // their index (document frequencies, near spellings, the words it knows), the words its names start
 // and end with, and what each description says it does. Each is read once after a write.
 import type { Sql } from "../db/sql";
-import { type ActionObject, purposeOf, purposeSentence } from "../search/action-object";
+import { type ActionObject, actionObject, purposeSentence } from "../search/action-object";
 import { IndexVocabulary } from "../search/index-vocabulary";
 import { indexText } from "../search/text";
 import { localTerms } from "./tool-index";
 
+/** A tool's first sentence as search reads it (CatalogStats.purpose). */
+export interface Purpose {
+  said: ActionObject | null;
+  terms: string;
+}
+
 export class CatalogStats extends IndexVocabulary {
-  /** What each tool's description says it does, read on first use (purposeOf). */
-  readonly #purposes = new Map<string, ActionObject | null>();
-  /** The terms of each tool's first sentence, read on first use (purposeTerms). */
-  readonly #purposeTerms = new Map<string, string>();
+  /** What each tool's first sentence says, read on first use (purpose). */
+  readonly #purposes = new Map<string, Purpose>();
   #nameEnds: Set<string> | null = null;
 
   constructor(sql: Sql) {
@@ -22,7 +26,6 @@ export class CatalogStats extends IndexVocabulary {
   override invalidate(): void {
     super.invalidate();
     this.#purposes.clear();
-    this.#purposeTerms.clear();
     this.#nameEnds = null;
   }
 
@@ -36,29 +39,21 @@ export class CatalogStats extends IndexVocabulary {
     return terms.length > 0 && terms.every((term) => term !== "" && (vocabulary.get(term) ?? 0) > 0);
   }
 
-  /** What a tool's description says it does (src/search/action-object.ts purposeOf), cached until the next write. */
-  purposeOf(name: string, description: string): ActionObject | null {
-    let said = this.#purposes.get(name);
-    if (said === undefined) {
-      said = purposeOf(description);
-      this.#purposes.set(name, said);
-    }
-    return said;
-  }
-
   /**
-   * The normalized terms of a tool's first sentence when its description says more than that
-   * sentence ("" otherwise: a one-sentence description is all purpose already), cached until the
-   * next write.
+   * What a tool's description's first sentence says, read once until the next write: its action
+   * and object (src/search/action-object.ts purposeOf), and its normalized terms when the
+   * description says more than that sentence ("" otherwise: a one-sentence description is all
+   * purpose already; tool-search's purpose field).
    */
-  purposeTerms(name: string, description: string): string {
-    let terms = this.#purposeTerms.get(name);
-    if (terms === undefined) {
-      const sentence = purposeSentence(description).trim();
-      terms = sentence.length < description.trim().length - 1 ? indexText(sentence) : "";
-      this.#purposeTerms.set(name, terms);
+  purpose(name: string, description: string): Purpose {
+    let read = this.#purposes.get(name);
+    if (read === undefined) {
+      const sentence = purposeSentence(description);
+      const more = sentence.trim().length < description.trim().length - 1;
+      read = { said: actionObject(sentence), terms: more ? indexText(sentence.trim()) : "" };
+      this.#purposes.set(name, read);
     }
-    return terms;
+    return read;
   }
 
   /**

@@ -181,7 +181,7 @@ type FtsRow = ToolRow & {
   f_params: string;
   /** The operations the tool offers through a parameter, when the catalog names them (offered). */
   offered: readonly string[];
-  /** Its description's first sentence, when the description says more (CatalogStats.purposeTerms). */
+  /** Its description's first sentence, when the description says more (CatalogStats.purpose). */
   purpose: string;
 };
 
@@ -279,11 +279,10 @@ function actionTerm(row: FtsRow): string | null {
  */
 function candidate(row: StoredFtsRow, catalog: CatalogStore): FtsRow {
   const { f_offers, ...rest } = row;
-  const purpose = catalog.stats.purposeTerms(row.name, row.description);
-  if (f_offers === "") return { ...rest, offered: [], purpose };
-  const terms = f_offers.split(" ");
-  const ends = catalog.stats.nameEnds();
-  return { ...rest, offered: terms.every((t) => ends.has(t)) ? terms : [], purpose };
+  const offers = f_offers === "" ? [] : f_offers.split(" ");
+  // The catalog's name ends are read only when a candidate offers something.
+  const offered = offers.every((t) => catalog.stats.nameEnds().has(t)) ? offers : [];
+  return { ...rest, offered, purpose: catalog.stats.purpose(row.name, row.description).terms };
 }
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
@@ -300,6 +299,6 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
       scope.sql
         .all<StoredFtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL)
         .map((row) => candidate(row, scope.catalog)),
-    purpose: (row) => scope.catalog.stats.purposeOf(row.name, row.description),
+    purpose: (row) => scope.catalog.stats.purpose(row.name, row.description).said,
   }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }
