@@ -458,7 +458,7 @@ try {
   // Each set's cold outcomes, which the learning evaluation's control must equal.
   const colds: LearningTest[] = [];
   /** The other catalogs' learning evaluations: each with a history of its own. */
-  const learnings: { tools: unknown[]; history: string; tests: LearningTest[] }[] = [];
+  const learnings: { tools: unknown[]; history: string[]; tests: LearningTest[] }[] = [];
   for (const [i, set] of sets.entries()) {
     const search = (query: string) => bench.op<SearchOutput>(session, "tool_search", { query, limit: 10 });
     const { outcomes, misses } = await run(search, set.queries);
@@ -499,12 +499,13 @@ try {
         figures.push(figuresOf(set.name, suite.catalog, set.queries, outcomes));
         bySet.push(outcomes);
         ranks[set.name] = keyedRanks(outcomes);
-        if (suite.history) {
+        if (suite.histories.length > 0) {
           // A set with everyday queries among others is scored on those; one of people's requests alone, on all.
           const mixed = set.queries.some((q) => q.kind === "everyday");
           const test = { file: set.name, queries: set.queries, cold: outcomes };
           const everyday = (q: EvalQuery) => !mixed || q.kind === "everyday";
-          learnings.push({ tools: suite.catalog, history: suite.history, tests: [{ ...test, everyday }] });
+          for (const history of suite.histories)
+            learnings.push({ tools: suite.catalog, history, tests: [{ ...test, everyday }] });
         }
       }
     }
@@ -529,25 +530,30 @@ try {
     );
     for (const o of low) console.log(`  ${o.top.toFixed(2)}  ${o.query}`);
   }
-  const readHistory = (file: string) =>
-    (JSON.parse(readFileSync(file, "utf8")) as HistoryQuery[]).map((h, i) => ({
-      ...h,
-      user: h.user ?? `session-${i % 4}`,
-    }));
+  const readHistory = (files: readonly string[]) =>
+    files
+      .flatMap((file) => JSON.parse(readFileSync(file, "utf8")) as HistoryQuery[])
+      .map((h, i) => ({
+        ...h,
+        user: h.user ?? `session-${i % 4}`,
+      }));
   const evaluations =
     args["suite-only"] || colds.length === 0 || !existsSync(args.history)
       ? []
       : [
           {
             tools: catalog,
-            history: args.history,
+            history: [args.history],
             tests: colds,
             source:
               args.history === HISTORY ? `${HISTORY}, worded independently of the test sets` : args.history,
           },
           // Another history is an experiment on the dev catalog alone.
           ...(args.history === HISTORY
-            ? learnings.map((l) => ({ ...l, source: `${l.history}, worded independently of the test set` }))
+            ? learnings.map((l) => ({
+                ...l,
+                source: `${l.history.join(" + ")}, worded independently of the test set`,
+              }))
             : []),
         ];
   for (const evaluation of evaluations) {

@@ -22,8 +22,12 @@ export interface Suite {
   catalog: unknown[];
   sets: { name: string; queries: SuiteQuery[] }[];
   source: string;
-  /** Requests of the catalog's users, worded independently of its queries, for the learning evaluation. */
-  history?: string;
+  /**
+   * Requests of the catalog's users, worded independently of its queries, for the learning
+   * evaluation: each entry is one tenant's past (its files replayed together), a larger past after
+   * a smaller one, so the lift can be read against how much use a tenant has had.
+   */
+  histories: string[][];
 }
 
 interface FlatTool {
@@ -62,7 +66,7 @@ export function otherSuites(): Suite[] {
       catalog: tools.map((t) => ({ name: t.name, namespace: t.namespace, description: t.description })),
       sets: [{ name: "metatool", queries: readJsonl(`${metatool}/queries.jsonl`) }],
       // Our own history for the public catalog: the sample has none.
-      history: existsSync(METATOOL_HISTORY) ? METATOOL_HISTORY : undefined,
+      histories: existsSync(METATOOL_HISTORY) ? [[METATOOL_HISTORY]] : [],
     });
   }
   const toollens = toolLens(process.env.TOOLLENS_DIR);
@@ -87,7 +91,10 @@ function mcpSuite(name: string): Suite | null {
       description: fitDescription(t.description),
     })),
     sets: [{ name, queries: readJsonl(`${dir}/queries.jsonl`) }],
-    history: existsSync(`${dir}/history.json`) ? `${dir}/history.json` : undefined,
+    // history.json: 12 people of one company; history-company.json: 48 more of the same company.
+    histories: [[`${dir}/history.json`], [`${dir}/history.json`, `${dir}/history-company.json`]].filter(
+      (files) => files.every((file) => existsSync(file)),
+    ),
   };
 }
 
@@ -177,6 +184,7 @@ function toolLens(dir: string | undefined): Suite | null {
     source: `TOOLLENS_DIR (ToolLens test split, ${catalog.length} RapidAPI endpoints; read in place)`,
     catalog,
     sets: [{ name: "toollens", queries }],
+    histories: [],
   };
 }
 
