@@ -71,7 +71,11 @@ const TOOL_ROW_COLUMNS_V8 = [
 ] as const;
 
 /** trove_tools' columns besides its rowid `id`, in table order. */
-export const TOOL_ROW_COLUMNS = [...TOOL_ROW_COLUMNS_V8, "f_offers"] as const;
+export const TOOL_ROW_COLUMNS = [...TOOL_ROW_COLUMNS_V8, "f_offers", "f_learned_near"] as const;
+
+/** The columns learning writes (src/learning/session-learning.ts); a catalog sync never does. */
+export const LEARNED_COLUMNS = ["f_learned", "f_learned_near"] as const;
+export type LearnedColumn = (typeof LEARNED_COLUMNS)[number];
 
 const COLUMN_TYPES: Record<string, string> = {
   loading_mode: "TEXT",
@@ -395,6 +399,15 @@ export const MIGRATIONS: readonly Migration[] = [
       // (src/session/index-text.ts: the text version moved with this column). Not indexed: search
       // reads it for the candidates FTS5 already found (src/tools/tool-search.ts).
       `ALTER TABLE trove_tools ADD COLUMN f_offers TEXT NOT NULL DEFAULT ''`,
+    ],
+  },
+  {
+    version: 12,
+    name: "learned words a tool may use only where the request already fits it",
+    statements: [
+      // Not indexed: search reads it for the candidates FTS5 found (fts-pipeline's contenders).
+      // The session's next learning refresh fills it.
+      `ALTER TABLE trove_tools ADD COLUMN f_learned_near TEXT NOT NULL DEFAULT ''`,
     ],
   },
 ];

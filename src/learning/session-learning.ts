@@ -223,12 +223,13 @@ export class SessionLearning {
     for (const { id, terms } of held) {
       const row = rows.get(id);
       if (!row) continue;
-      const learned = learnedText(row, terms, thresholds, elsewhere);
+      const { learned, near } = learnedText(row, terms, thresholds, elsewhere);
       const { rowsWritten } = this.sql.run(
-        `UPDATE trove_tools SET f_learned = ? WHERE id = ? AND f_learned != ?`,
+        `UPDATE trove_tools SET f_learned = ?1, f_learned_near = ?2
+         WHERE id = ?3 AND (f_learned != ?1 OR f_learned_near != ?2)`,
         learned,
+        near,
         id,
-        learned,
       );
       if (rowsWritten > 0) changed++;
     }
@@ -249,7 +250,9 @@ export class SessionLearning {
     this.#version = -1;
     this.#checkedAt = 0;
     this.#pending = [];
-    return this.sql.run(`UPDATE trove_tools SET f_learned = '' WHERE f_learned != ''`).rowsWritten;
+    return this.sql.run(
+      `UPDATE trove_tools SET f_learned = '', f_learned_near = '' WHERE f_learned != '' OR f_learned_near != ''`,
+    ).rowsWritten;
   }
 
   /** Tools were added or changed: the next search fetches every learned term again. */
@@ -281,33 +284,39 @@ interface DirectFields {
   f_examples: string;
 }
 
-/** The f_learned text of one tool (see SessionLearning.apply). */
+/**
+ * The learned text of one tool (see SessionLearning.apply): `learned`, the terms that passed their
+ * threshold, and `near`, the terms another tool's own text holds that have the support a word of
+ * this tool alone would need but not min_support_contested. `near` counts only where the request
+ * already fits the tool (fts-pipeline's contenders), so it can reorder the tools a request fits and
+ * lift no other.
+ */
 function learnedText(
   row: DirectFields,
   terms: ServedTool["terms"],
   thresholds: LearningThresholds,
   elsewhere: (stem: string) => boolean,
-): string {
+): { learned: string; near: string } {
   const own = new Set(
     [row.f_name, row.f_namespace, row.f_tags, row.f_description, row.f_examples].join(" ").split(" "),
   );
   const reads = row.side_effects === "read" || row.side_effects === "pure";
-  const out: string[] = [];
+  const alone = reads ? thresholds.min_support : thresholds.min_support_write;
+  const learned: string[] = [];
+  const near: string[] = [];
   for (const { term, support } of terms) {
     const stems = indexText(term)
       .split(" ")
       .filter((s) => s !== "" && !own.has(s));
     if (stems.length === 0) continue;
-    const required = stems.some(elsewhere)
-      ? thresholds.min_support_contested
-      : reads
-        ? thresholds.min_support
-        : thresholds.min_support_write;
-    if (!(support >= required)) continue;
-    const level = Math.min(MAX_LEVEL, 1 + Math.floor(Math.log2(support / required)));
+    const required = stems.some(elsewhere) ? thresholds.min_support_contested : alone;
+    // Short of a contested word's threshold, a word with a word alone's support counts as near.
+    const [out, threshold] = support >= required ? [learned, required] : [near, alone];
+    if (!(support >= threshold)) continue;
+    const level = Math.min(MAX_LEVEL, 1 + Math.floor(Math.log2(support / threshold)));
     for (let i = 0; i < level; i++) out.push(...stems);
   }
-  return out.join(" ");
+  return { learned: learned.join(" "), near: near.join(" ") };
 }
 
 /** A query as the session compares it: trimmed, lower case. */

@@ -147,12 +147,14 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const corpus = { size: search.stats.size(), docFrequency: (term: string) => df.get(term) ?? 0 };
   const actions = rows.map((row) => index.action?.(row) ?? null);
   const raw = boundLearning(
-    rescoreWithNouns(
-      rows.map((row) => index.fields(row)),
-      actions,
-      groups,
-      index.rescoreFields,
-      corpus,
+    contenders(
+      rescoreWithNouns(
+        rows.map((row) => index.fields(row)),
+        actions,
+        groups,
+        index.rescoreFields,
+        corpus,
+      ),
     ),
     rows.map((row) => index.reads?.(row) ?? true),
   );
@@ -309,6 +311,25 @@ export function identityFactors(
     const unasked = unique.filter((t) => !asked.has(t)).reduce((sum, t) => sum + idf(t), 0);
     return 1 - NAME_IDENTITY * (unasked / total);
   });
+}
+
+/**
+ * How well a row must match the request by its own fields, as a fraction of the best candidate's
+ * own match, to use contender fields: learned words the catalog's own text gives other tools, with
+ * less support than such a word needs to count anywhere (src/learning/session-learning.ts).
+ */
+export const CONTENDER = 0.5;
+
+/**
+ * Rows that match the request about as well as the best by their own words (CONTENDER) are scored
+ * with their contender fields: a tenant's use decides among the tools that already fit, where its
+ * everyday words meet the catalog's own ("post the numbers" among the tools that post). A row the
+ * request does not already fit gains nothing from them, however many sessions taught them.
+ */
+export function contenders(raw: readonly Match[]): Match[] {
+  const best = Math.max(0, ...raw.map((m) => m.direct));
+  if (best === 0) return [...raw];
+  return raw.map((m) => (m.near > m.score && m.direct >= CONTENDER * best ? { ...m, score: m.near } : m));
 }
 
 /**

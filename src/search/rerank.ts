@@ -38,6 +38,11 @@ export interface FieldSpec {
    * what its parameter text names.
    */
   longRequest?: { weight: number; from: number; to: number };
+  /**
+   * A gap-filling field that counts only for a contender: its terms go into `Match.near`, never
+   * into `score`, and the caller decides which records may use it (fts-pipeline's contenders).
+   */
+  contender?: boolean;
 }
 
 /** A related term stands in for a concept at this fraction of a direct match. */
@@ -104,6 +109,8 @@ export interface Match {
   unmatched: number;
   /** The score without rank-only fields: what relevance reads. */
   evidence: number;
+  /** The score with the contender fields too (equal to `score` when they add nothing). */
+  near: number;
 }
 
 /** `rescore`, with what each candidate leaves unmatched. */
@@ -190,6 +197,7 @@ export function matches(
     let direct = 0;
     let unmatched = 0;
     let evidence = 0;
+    let near = 0;
     for (const group of weighted) {
       let best = 0;
       let phrase = 0;
@@ -197,10 +205,13 @@ export function matches(
       let phraseOwn = 0;
       let bestShown = 0;
       let phraseShown = 0;
+      let bestNear = 0;
+      let phraseNear = 0;
       for (const { term, idf: termIdf, weight } of group.terms) {
         let pseudoTf = 0;
         let own = 0;
         let shown = 0;
+        let gap = 0;
         for (let fi = 0; fi < fields.length; fi++) {
           const field = doc[fi];
           const tf = field?.counts.get(term) ?? 0;
@@ -209,6 +220,10 @@ export function matches(
           if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
           const add = ((weights[fi] ?? 0) * tf) / norm;
+          if (spec.contender) {
+            gap += add;
+            continue;
+          }
           pseudoTf += add;
           if (!spec.rankOnly) shown += add;
           if (!spec.gapsOnly) own += add;
@@ -219,23 +234,27 @@ export function matches(
         const termScore = factor * (pseudoTf / (K1 + pseudoTf));
         const ownScore = factor * (own / (K1 + own));
         const shownScore = factor * (shown / (K1 + shown));
+        const nearScore = gap === 0 ? termScore : factor * ((pseudoTf + gap) / (K1 + pseudoTf + gap));
         if (group.direct.has(term)) {
           phrase += group.share * termScore;
           phraseOwn += group.share * ownScore;
           phraseShown += group.share * shownScore;
+          phraseNear += group.share * nearScore;
         } else {
           if (termScore > best) best = termScore;
           if (ownScore > bestOwn) bestOwn = ownScore;
           if (shownScore > bestShown) bestShown = shownScore;
+          if (nearScore > bestNear) bestNear = nearScore;
         }
       }
       best = Math.max(best, phrase);
       score += best;
+      near += Math.max(bestNear, phraseNear);
       direct += Math.max(bestOwn, phraseOwn);
       const shownBest = Math.max(bestShown, phraseShown);
       evidence += shownBest;
       if (shownBest === 0) unmatched += group.mass;
     }
-    return { score, direct, unmatched, evidence };
+    return { score, direct, unmatched, evidence, near };
   });
 }

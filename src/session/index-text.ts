@@ -3,7 +3,7 @@
 // A session re-normalizes its tools and skills from their stored records once, on its first start
 // under the new version (`indexTextVersion`); a published catalog does the same for its rows.
 
-import { TOOL_ROW_COLUMNS } from "../db/migrations";
+import { type LearnedColumn, TOOL_ROW_COLUMNS } from "../db/migrations";
 import type { Sql } from "../db/sql";
 import type { BundledSkill } from "../packs/bundle";
 import { indexTextVersion } from "../search/text";
@@ -13,8 +13,8 @@ import type { NormalizedTool } from "../tools/tool-record";
 
 /** A tool row's search fields: every `f_` column but learned text, which a refresh re-applies. */
 const TOOL_FIELDS = TOOL_ROW_COLUMNS.filter(
-  (c): c is Exclude<Extract<(typeof TOOL_ROW_COLUMNS)[number], `f_${string}`>, "f_learned"> =>
-    c.startsWith("f_") && c !== "f_learned",
+  (c): c is Exclude<Extract<(typeof TOOL_ROW_COLUMNS)[number], `f_${string}`>, LearnedColumn> =>
+    c.startsWith("f_") && c !== "f_learned" && c !== "f_learned_near",
 );
 const SKILL_FIELDS = ["f_name", "f_title", "f_tags", "f_trigger", "f_description", "f_body"] as const;
 

@@ -178,6 +178,8 @@ type FtsRow = ToolRow & {
   f_description: string;
   f_examples: string;
   f_learned: string;
+  /** Learned words other tools' own text holds, for a contender only (fts-pipeline's contenders). */
+  f_learned_near: string;
   f_params: string;
   /** The operations the tool offers through a parameter, when the catalog names them (offered). */
   offered: readonly string[];
@@ -192,7 +194,8 @@ type StoredFtsRow = Omit<FtsRow, "offered" | "purpose"> & { f_offers: string };
 // every matching row's text.
 const FTS_CANDIDATES = `
   SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
-    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples, t.f_learned, t.f_offers, t.f_params
+    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples, t.f_learned, t.f_learned_near,
+    t.f_offers, t.f_params
   FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
         FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
   CROSS JOIN trove_tools AS t ON t.id = m.id
@@ -211,6 +214,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     r.f_learned,
     r.f_params,
     r.purpose,
+    r.f_learned_near,
   ],
   rescoreFields: [
     { weight: 3, b: 0.3 }, // f_name
@@ -239,6 +243,8 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     // description (a docstring, a prompt for the model) no longer dilutes the sentence that
     // matches the request. Half a description's weight, its length normalization.
     { weight: 0.5, b: 0.75 }, // purpose
+    // Learned words of a contender: as f_learned, for a tool the request already fits.
+    { weight: 3, b: 0.5, gapsOnly: true, contender: true }, // f_learned_near
   ],
   key: (r) => r.name,
   rankable: (r) => r,

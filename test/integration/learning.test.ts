@@ -117,6 +117,37 @@ describe("learning from use", () => {
     expect(hit.description).toBe("Refund a charge to a customer");
   });
 
+  it("lets a word other tools say reorder the tools a request fits, and lift no other", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const charge = `pay${tag}.charge`;
+    const refund = `pay${tag}.refund_charge`;
+    const weather = `pay${tag}.get_weather`;
+    const tools = [
+      { name: charge, description: "Create a charge for a customer" },
+      { name: refund, description: "Refund a charge to a customer" },
+      {
+        name: `pay${tag}.list_channels`,
+        description: "List the workspace's channels, each with its members and latest message",
+      },
+      { name: weather, description: "Get the weather forecast for a city" },
+    ];
+    const query = "customer charge message";
+    expect((await fresh(tools, query)).slice(0, 2)).toEqual([charge, refund]);
+    // "message" is list_channels' own word: three sources are not the fifty it needs to count
+    // anywhere, but they may order the two tools the request already fits.
+    await teachMany(tools, "message the customer about the charge", refund, 3);
+    expect((await fresh(tools, query)).slice(0, 2)).toEqual([refund, charge]);
+    // Taught as often to a tool the request does not fit, the same words lift it nowhere.
+    await teachMany(tools, "customer charge message weather", weather, 4);
+    expect(await fresh(tools, query)).not.toContain(weather);
+    expect((await learnedTerms(weather)).map((t) => t.term)).toContain("message");
+    // Off, learning ranks exactly cold.
+    expect((await fresh(tools, query, { learning: { enabled: false } })).slice(0, 2)).toEqual([
+      charge,
+      refund,
+    ]);
+  });
+
   it("counts an end user once, however many sessions they open", async () => {
     const { charge, refund, tools } = catalog();
     const before = (await learning()).merged;
