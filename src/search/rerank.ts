@@ -39,8 +39,8 @@ export interface FieldSpec {
    */
   longRequest?: { weight: number; from: number; to: number };
   /**
-   * A gap-filling field that counts only for a contender: its terms go into `Match.near`, never
-   * into `score`, and the caller decides which records may use it (fts-pipeline's contenders).
+   * The field counts only for a contender: what it adds goes into `Match.near`, never into
+   * `score`, and the caller decides which records may use it (fts-pipeline's contenders).
    */
   contender?: boolean;
 }

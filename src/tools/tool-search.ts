@@ -243,7 +243,8 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     // description (a docstring, a prompt for the model) no longer dilutes the sentence that
     // matches the request. Half a description's weight, its length normalization.
     { weight: 0.5, b: 0.75 }, // purpose
-    // Learned words of a contender: as f_learned, for a tool the request already fits.
+    // Learned words other tools also say, for a tool the request already fits (fts-pipeline's
+    // contenders): a name's weight, the largest at which no set of the suite fell.
     { weight: 3, b: 0.5, gapsOnly: true, contender: true }, // f_learned_near
   ],
   key: (r) => r.name,
