@@ -77,6 +77,12 @@ export const TOOL_ROW_COLUMNS = [...TOOL_ROW_COLUMNS_V8, "f_offers", "f_learned_
 export const LEARNED_COLUMNS = ["f_learned", "f_learned_near"] as const;
 export type LearnedColumn = (typeof LEARNED_COLUMNS)[number];
 
+/** trove_tools' columns a catalog sync writes: all but the learned ones. */
+export const SYNCED_TOOL_COLUMNS = TOOL_ROW_COLUMNS.filter(
+  (c): c is Exclude<(typeof TOOL_ROW_COLUMNS)[number], LearnedColumn> =>
+    !(LEARNED_COLUMNS as readonly string[]).includes(c),
+);
+
 const COLUMN_TYPES: Record<string, string> = {
   loading_mode: "TEXT",
   provider_name: "TEXT",

@@ -3,7 +3,7 @@
 // A session re-normalizes its tools and skills from their stored records once, on its first start
 // under the new version (`indexTextVersion`); a published catalog does the same for its rows.
 
-import { type LearnedColumn, TOOL_ROW_COLUMNS } from "../db/migrations";
+import { SYNCED_TOOL_COLUMNS } from "../db/migrations";
 import type { Sql } from "../db/sql";
 import type { BundledSkill } from "../packs/bundle";
 import { indexTextVersion } from "../search/text";
@@ -12,9 +12,8 @@ import { toolSearchFields } from "../tools/tool-index";
 import type { NormalizedTool } from "../tools/tool-record";
 
 /** A tool row's search fields: every `f_` column but learned text, which a refresh re-applies. */
-const TOOL_FIELDS = TOOL_ROW_COLUMNS.filter(
-  (c): c is Exclude<Extract<(typeof TOOL_ROW_COLUMNS)[number], `f_${string}`>, LearnedColumn> =>
-    c.startsWith("f_") && c !== "f_learned" && c !== "f_learned_near",
+const TOOL_FIELDS = SYNCED_TOOL_COLUMNS.filter(
+  (c): c is Extract<(typeof SYNCED_TOOL_COLUMNS)[number], `f_${string}`> => c.startsWith("f_"),
 );
 const SKILL_FIELDS = ["f_name", "f_title", "f_tags", "f_trigger", "f_description", "f_body"] as const;
 

@@ -1,6 +1,6 @@
 // The trove_tools row as catalog sync writes it: its type, how a record becomes one, and the bulk
 // upsert that reads rows by column name from a JSON array.
-import { type LearnedColumn, TOOL_FTS_COLUMNS, TOOL_ROW_COLUMNS } from "../db/migrations";
+import { SYNCED_TOOL_COLUMNS, TOOL_FTS_COLUMNS } from "../db/migrations";
 import type { Sql, SqlValue } from "../db/sql";
 import type { Visibility } from "./policy";
 import type { ToolSearchFields } from "./tool-index";
@@ -52,9 +52,7 @@ export interface ToolRow extends ToolSearchFields {
 export type PlannedRow = Omit<ToolRow, "provider_name" | "source">;
 
 /** The columns a sync writes: all but the rowid and the learned text (src/learning/ writes it). */
-const COLUMNS = TOOL_ROW_COLUMNS.filter(
-  (c): c is Exclude<typeof c, LearnedColumn> => c !== "f_learned" && c !== "f_learned_near",
-);
+const COLUMNS = SYNCED_TOOL_COLUMNS;
 
 /**
  * Writes rows one prepared statement each: measured several times faster than one `json_each`
