@@ -1,7 +1,10 @@
 // What the catalog store keeps of every tool in memory between writes: enough to search by regex,
-// list, and find tools by name. trove_tools has no index but its rowid (every index is another row
-// written per tool in every new session), so names are resolved here and rows read by id.
+// list, and find tools by name, and the indexed text of the tools full-text search has re-scored.
+// trove_tools has no index but its rowid (every index is another row written per tool in every new
+// session), so names are resolved here and rows read by id.
+import type { LearnedColumn } from "../db/migrations";
 import type { Sql } from "../db/sql";
+import type { ToolSearchFields } from "./tool-index";
 import type { LoadingMode, SideEffects } from "./tool-record";
 
 /** What search and listing need of a tool, kept in memory between writes. */
@@ -23,12 +26,18 @@ export interface CatalogEntry {
   allowed: number;
 }
 
+/** A tool's indexed text, field by field (the learned fields too), as full-text re-scoring reads it. */
+export type IndexedFields = ToolSearchFields & Record<LearnedColumn, string>;
+
 const ASCII = /^\p{ASCII}*$/u;
 const ENTRY_COLUMNS = `id, name, qualified_name, local_name, provider_name, namespace, description, tags,
   side_effects, effective_mode, allowed`;
+const INDEXED_COLUMNS = `id, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_offers, f_learned,
+  f_learned_near`;
 
 /** How names find entries. */
 interface Lookup {
+  byId: Map<number, CatalogEntry>;
   byName: Map<string, CatalogEntry>;
   byProvider: Map<string, CatalogEntry>;
   /** Lowercased name, qualified name and local name → entries (exact search is case-insensitive). */
@@ -38,6 +47,8 @@ interface Lookup {
 export class CatalogEntries {
   #entries: CatalogEntry[] | null = null;
   #lookup: Lookup | null = null;
+  /** Indexed text by row id, read when a search first re-scores the tool (withIndexedFields). */
+  readonly #indexed = new Map<number, IndexedFields>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -45,6 +56,7 @@ export class CatalogEntries {
   invalidate(): void {
     this.#entries = null;
     this.#lookup = null;
+    this.#indexed.clear();
   }
 
   /** Every entry (allowed or not), in id order. */
@@ -104,6 +116,35 @@ export class CatalogEntries {
       .sort((a, b) => a.id - b.id);
   }
 
+  /**
+   * The allowed entries of `ids`, deferred ones only unless `includeAlways`, in the order given,
+   * each with its indexed text. The text of a tool is read on its first search and kept until the
+   * next write, as the entries are: a session's searches return to the same part of its catalog,
+   * and reading forty candidates' text from SQLite cost a search about as much as its full-text
+   * query. At most the catalog's text is kept, less than its records.
+   */
+  withIndexedFields(ids: readonly number[], includeAlways: boolean): (CatalogEntry & IndexedFields)[] {
+    const { byId } = this.lookup();
+    const entries = ids
+      .map((id) => byId.get(id))
+      .filter(
+        (e): e is CatalogEntry =>
+          e !== undefined && e.allowed === 1 && (includeAlways || e.effective_mode === "deferred"),
+      );
+    const unread = entries.filter((e) => !this.#indexed.has(e.id)).map((e) => e.id);
+    if (unread.length > 0) {
+      const rows = this.sql.all<IndexedFields & { id: number }>(
+        `SELECT ${INDEXED_COLUMNS} FROM trove_tools WHERE id IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(unread),
+      );
+      for (const { id, ...fields } of rows) this.#indexed.set(id, fields);
+    }
+    return entries.flatMap((e) => {
+      const fields = this.#indexed.get(e.id);
+      return fields ? [{ ...e, ...fields }] : [];
+    });
+  }
+
   /** Provider names of the given tools (their own name while they have none). */
   providerNamesOf(names: readonly string[]): Map<string, string> {
     const { byName } = this.lookup();
@@ -117,8 +158,9 @@ export class CatalogEntries {
 
   private lookup(): Lookup {
     if (this.#lookup) return this.#lookup;
-    const lookup: Lookup = { byName: new Map(), byProvider: new Map(), folded: new Map() };
+    const lookup: Lookup = { byId: new Map(), byName: new Map(), byProvider: new Map(), folded: new Map() };
     for (const entry of this.all()) {
+      lookup.byId.set(entry.id, entry);
       lookup.byName.set(entry.name, entry);
       if (entry.provider_name !== null) lookup.byProvider.set(entry.provider_name, entry);
       const keys = new Set([entry.name, entry.qualified_name, entry.local_name].map((n) => n.toLowerCase()));

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { jsonChunks, type Sql } from "../db/sql";
 import { TroveError, validationError } from "../errors";
 import { sha256Hex } from "../search/hash";
-import { CatalogEntries, type CatalogEntry } from "./catalog-entries";
+import { CatalogEntries, type CatalogEntry, type IndexedFields } from "./catalog-entries";
 import {
   assertNotReserved,
   desiredProviderNames,
@@ -45,7 +45,7 @@ export interface SourceSyncResult extends SyncResult {
   changes?: ToolChange[];
 }
 
-export type { CatalogEntry };
+export type { CatalogEntry, IndexedFields };
 
 export interface CatalogCounts {
   tools: number;
@@ -334,6 +334,11 @@ export class CatalogStore {
   /** See CatalogEntries.exact. */
   exact(name: string, includeAlways: boolean): CatalogEntry[] {
     return this.#entries.exact(name, includeAlways);
+  }
+
+  /** See CatalogEntries.withIndexedFields. */
+  withIndexedFields(ids: readonly number[], includeAlways: boolean): (CatalogEntry & IndexedFields)[] {
+    return this.#entries.withIndexedFields(ids, includeAlways);
   }
 
   /** Provider names of the given tools (for search results). */

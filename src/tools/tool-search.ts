@@ -4,7 +4,7 @@ import { type FtsIndex, ftsSearch } from "../search/fts-pipeline";
 import { compileUserPattern } from "../search/regex";
 import { requiredLiterals } from "../search/regex-literals";
 import { type NameTests, nameScore, REGEX_SCORE, rankComparator } from "../search/scoring";
-import type { CatalogEntry, CatalogStore } from "./catalog-store";
+import type { CatalogEntry, CatalogStore, IndexedFields } from "./catalog-store";
 import { localTerms } from "./tool-index";
 import { type LoadingMode, type SideEffects, TOOL_NAME } from "./tool-record";
 
@@ -171,36 +171,25 @@ function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchReque
   return [...byName, ...byText.map((e) => ({ ...e, score: REGEX_SCORE.text, relevance: REGEX_SCORE.text }))];
 }
 
-type FtsRow = ToolRow & {
-  f_name: string;
-  f_namespace: string;
-  f_tags: string;
-  f_description: string;
-  f_examples: string;
-  f_learned: string;
-  /** Learned words other tools' own text holds, for a contender only (fts-pipeline's contenders). */
-  f_learned_near: string;
-  f_params: string;
-  /** The operations the tool offers through a parameter, when the catalog names them (offered). */
-  offered: readonly string[];
-  /** Its description's first sentence, when the description says more (CatalogStats.purpose). */
-  purpose: string;
-};
+/**
+ * A candidate as re-scoring reads it. f_learned_near holds learned words other tools' own text
+ * holds, for a contender only (fts-pipeline's contenders).
+ */
+type FtsRow = ToolRow &
+  Omit<IndexedFields, "f_offers"> & {
+    /** The operations the tool offers through a parameter, when the catalog names them (offered). */
+    offered: readonly string[];
+    /** Its description's first sentence, when the description says more (CatalogStats.purpose). */
+    purpose: string;
+  };
 
-/** A candidate as the statement reads it. */
-type StoredFtsRow = Omit<FtsRow, "offered" | "purpose"> & { f_offers: string };
-
-// Rank inside FTS5 first and join only the top candidates: joining before the LIMIT would read
-// every matching row's text.
+/**
+ * The best-ranked ids by bm25. Their text comes from the catalog's memory (withIndexedFields), so
+ * the statement reads the index alone.
+ */
 const FTS_CANDIDATES = `
-  SELECT t.name, t.namespace, t.description, t.side_effects, t.effective_mode,
-    t.f_name, t.f_namespace, t.f_tags, t.f_description, t.f_examples, t.f_learned, t.f_learned_near,
-    t.f_offers, t.f_params
-  FROM (SELECT rowid AS id, bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) AS raw
-        FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1 ORDER BY raw LIMIT ?3) AS m
-  CROSS JOIN trove_tools AS t ON t.id = m.id
-  WHERE t.allowed = 1 AND (?2 = 1 OR t.effective_mode = 'deferred')
-  ORDER BY m.raw`;
+  SELECT rowid AS id FROM trove_tools_fts WHERE trove_tools_fts MATCH ?1
+  ORDER BY bm25(trove_tools_fts, ${FTS_WEIGHTS.join(", ")}) LIMIT ?2`;
 
 const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   // The operations a tool offers through a parameter are words of its name: label_write with a
@@ -284,16 +273,30 @@ function actionTerm(row: FtsRow): string | null {
  * delete_file). A choice among kinds of things or states (`open`, `closed`) is not one of
  * operations and offers nothing.
  */
-function candidate(row: StoredFtsRow, catalog: CatalogStore): FtsRow {
-  const { f_offers, ...rest } = row;
-  const offers = f_offers === "" ? [] : f_offers.split(" ");
+function candidate(row: ToolRow & IndexedFields, catalog: CatalogStore): FtsRow {
+  const offers = row.f_offers === "" ? [] : row.f_offers.split(" ");
   // The catalog's name ends are read only when a candidate offers something.
   const offered = offers.every((t) => catalog.stats.nameEnds().has(t)) ? offers : [];
-  return { ...rest, offered, purpose: catalog.stats.purpose(row.name, row.description).terms };
+  return {
+    name: row.name,
+    namespace: row.namespace,
+    description: row.description,
+    side_effects: row.side_effects,
+    effective_mode: row.effective_mode,
+    f_name: row.f_name,
+    f_namespace: row.f_namespace,
+    f_tags: row.f_tags,
+    f_description: row.f_description,
+    f_params: row.f_params,
+    f_examples: row.f_examples,
+    f_learned: row.f_learned,
+    f_learned_near: row.f_learned_near,
+    offered,
+    purpose: catalog.stats.purpose(row.name, row.description).terms,
+  };
 }
 
 function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[] {
-  const include = request.include_always_loaded ? 1 : 0;
   const exact = exactMatches(scope.catalog, request.query.trim(), request.include_always_loaded);
   return ftsSearch(TOOL_INDEX, {
     query: request.query,
@@ -302,10 +305,12 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
     preferredNamespaces: scope.preferredNamespaces,
     sessionNamespaces: scope.sessionNamespaces,
     stats: scope.catalog.stats,
-    candidates: (match) =>
-      scope.sql
-        .all<StoredFtsRow>(FTS_CANDIDATES, match, include, CANDIDATE_POOL)
-        .map((row) => candidate(row, scope.catalog)),
+    candidates: (match) => {
+      const ids = scope.sql.all<{ id: number }>(FTS_CANDIDATES, match, CANDIDATE_POOL).map((r) => r.id);
+      return scope.catalog
+        .withIndexedFields(ids, request.include_always_loaded)
+        .map((row) => candidate(row, scope.catalog));
+    },
     purpose: (row) => scope.catalog.stats.purpose(row.name, row.description).said,
   }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }

@@ -40,6 +40,25 @@ describe("storage cost headers", () => {
     expect(search.written).toBe(0);
   });
 
+  it("show a search reading its candidates' text once, until a write changes the catalog", async () => {
+    const sid = newSid();
+    await post(sid, "catalog_sync", { tools: tools(20) });
+    const first = await post(sid, "tool_search", { query: "tool number", limit: 20 });
+    const again = await post(sid, "tool_search", { query: "tool number", limit: 20 });
+    // The second search reads the index alone: the twenty candidates' text is already in memory.
+    expect(first.read - again.read).toBeGreaterThanOrEqual(20);
+    // A sync that rewrites a description: the next search reads and ranks the new text.
+    await post(sid, "catalog_sync", {
+      tools: [{ name: "ns.tool_7", description: "Refund a card payment to the customer" }],
+      mode: "merge",
+    });
+    const found = await call("POST", `/v1/sessions/${sid}/tool_search`, { query: "refund the payment" });
+    expect(found.json.tools.map((t: { name: string }) => t.name)).toEqual(["ns.tool_7"]);
+    const old = await call("POST", `/v1/sessions/${sid}/tool_search`, { query: "tests", limit: 20 });
+    expect(old.json.tools).toHaveLength(19);
+    expect(old.json.tools.map((t: { name: string }) => t.name)).not.toContain("ns.tool_7");
+  });
+
   it("are sent on errors too: 0 for input refused before the session's storage was touched", async () => {
     const sid = newSid();
     const bad = await post(sid, "tool_search", { query: 1 });
