@@ -8,6 +8,7 @@ import { Trove, TroveApiError } from "../../packages/client/src/index";
 import { createSql } from "../../src/db/sql";
 import { LearningStore } from "../../src/learning/learning-store";
 import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
+import { sessionStub } from "../support/session";
 
 /** Two tools that both match "customer"; cold, the shorter name wins the tie. */
 function catalog() {
@@ -146,6 +147,26 @@ describe("learning from use", () => {
       charge,
       refund,
     ]);
+  });
+
+  it("ranks with learned words from the refresh that brings them, in a session that already searched", async () => {
+    const { charge, refund, tools } = catalog();
+    const sid = newSid();
+    await op(sid, "catalog_sync", { tools });
+    // The search reads the candidates' text and keeps it in memory.
+    expect(await names(sid, QUERY)).toEqual([charge, refund]);
+    // What a refresh from the tenant's object does: refund's learned words, past every threshold.
+    const changed = await runInDurableObject(sessionStub(sid), (obj, state) => {
+      const { enabled: _, ...thresholds } = obj.config.get().learning;
+      const terms = ["upset", "angry"].map((term) => ({ term, support: 100 }));
+      const tools = state.storage.transactionSync(() =>
+        obj.learning.apply(1, [{ tool: refund, terms }], obj.catalog.ids(), thresholds, Date.now()),
+      );
+      (obj as unknown as { learnedChanged(tools: number): void }).learnedChanged(tools);
+      return tools;
+    });
+    expect(changed).toBe(1);
+    expect(await names(sid, QUERY)).toEqual([refund, charge]);
   });
 
   it("counts an end user once, however many sessions they open", async () => {
