@@ -4,7 +4,7 @@
 // the previous head; how well the top result's relevance tells answerable queries from those nothing
 // answers (AUROC); learning from use, and its safety (bench/learning-safety.ts).
 // Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate
-//   --thresholds r,w,c --history FILE --protocol direct --anonymous --repeat N --lexicon FILE --figures FILE]
+//   --thresholds r,w,c[,n] --history FILE --protocol direct --anonymous --repeat N --lexicon FILE --figures FILE]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
@@ -44,7 +44,7 @@ const { values: args } = parseArgs({
     calibrate: { type: "boolean", default: false },
     /** Retrieval only: no learning or safety evaluation, nothing written (to try a ranking change). */
     "suite-only": { type: "boolean", default: false },
-    /** Learned sessions' thresholds, `read,write,contested` (SessionConfig.learning), to explore them. */
+    /** Learned sessions' thresholds, `read,write,contested[,near]` (SessionConfig.learning), to explore them. */
     thresholds: { type: "string" },
     /** Another history to replay (entries without a `user` go round-robin to four sessions). */
     history: { type: "string", default: HISTORY },
@@ -322,11 +322,17 @@ async function learningEvaluation(
       const figures = async (tenant: "learned" | "control") => {
         const sid = `test-${n}`;
         if (args.thresholds) {
-          const [min_support, min_support_write, min_support_contested] = args.thresholds
+          const [min_support, min_support_write, min_support_contested, min_support_near] = args.thresholds
             .split(",")
             .map(Number);
           await replay.op(tenant, sid, "session_configure", {
-            learning: { enabled: true, min_support, min_support_write, min_support_contested },
+            learning: {
+              enabled: true,
+              min_support,
+              min_support_write,
+              min_support_contested,
+              ...(min_support_near === undefined ? {} : { min_support_near }),
+            },
           });
         }
         await replay.op(tenant, sid, "catalog_sync", { tools });

@@ -44,6 +44,11 @@ export interface LearningThresholds {
   min_support_write: number;
   /** A word another tool's own name, description, tags or examples use: the catalog's own claim. */
   min_support_contested: number;
+  /**
+   * A word short of the threshold above that applies to it, for a tool that only reads: it goes to
+   * the contender field (f_learned_near) and orders only the tools a request already fits.
+   */
+  min_support_near: number;
 }
 
 /** Repetitions of a term in f_learned, the index's measure of its strength: 1 at its threshold, 3 at most. */
@@ -286,8 +291,8 @@ interface DirectFields {
 
 /**
  * The learned text of one tool (see SessionLearning.apply): `learned`, the terms that passed their
- * threshold, and `near`, the terms another tool's own text holds that have the support a word of
- * this tool alone would need but not min_support_contested. `near` counts only where the request
+ * threshold, and `near`, the terms short of it that have min_support_near's support (a read tool)
+ * or min_support_write's (a tool that changes something). `near` counts only where the request
  * already fits the tool (fts-pipeline's contenders), so it can reorder the tools a request fits and
  * lift no other.
  */
@@ -302,6 +307,7 @@ function learnedText(
   );
   const reads = row.side_effects === "read" || row.side_effects === "pure";
   const alone = reads ? thresholds.min_support : thresholds.min_support_write;
+  const nearly = reads ? Math.min(thresholds.min_support_near, alone) : alone;
   const learned: string[] = [];
   const near: string[] = [];
   for (const { term, support } of terms) {
@@ -310,8 +316,8 @@ function learnedText(
       .filter((s) => s !== "" && !own.has(s));
     if (stems.length === 0) continue;
     const required = stems.some(elsewhere) ? thresholds.min_support_contested : alone;
-    // Short of a contested word's threshold, a word with a word alone's support counts as near.
-    const [out, threshold] = support >= required ? [learned, required] : [near, alone];
+    // Short of its threshold, a word with the support `nearly` asks for counts as near.
+    const [out, threshold] = support >= required ? [learned, required] : [near, nearly];
     if (!(support >= threshold)) continue;
     const level = Math.min(MAX_LEVEL, 1 + Math.floor(Math.log2(support / threshold)));
     for (let i = 0; i < level; i++) out.push(...stems);

@@ -164,9 +164,12 @@ export function matches(
   fields: readonly FieldSpec[],
   corpus: Corpus,
 ): Match[] {
-  const idf = (term: string) => {
-    const df = corpus.docFrequency(term);
-    return df === 0 ? 0 : Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
+  const idfOf = (df: number) => Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
+  // A term no indexed field holds scores nothing, except in a contender field, which is not
+  // indexed: there it weighs as a term one record holds (a learned word no tool's own text says).
+  const term = (t: string, weight: number) => {
+    const df = corpus.docFrequency(t);
+    return { term: t, idf: df === 0 ? 0 : idfOf(df), nearIdf: idfOf(Math.max(1, df)), weight };
   };
   const weighted = groups.map((g) => ({
     mass: groupMass(g, corpus),
@@ -174,9 +177,9 @@ export function matches(
     share: g.phrase ? 1 / g.terms.length : 0,
     direct: new Set(g.phrase ? g.terms : []),
     terms: [
-      ...g.terms.map((t) => ({ term: t, idf: idf(t), weight: g.weak ? RELATED_WEIGHT : 1 })),
-      ...g.related.map((t) => ({ term: t, idf: idf(t), weight: RELATED_WEIGHT })),
-    ].filter((t) => t.idf > 0),
+      ...g.terms.map((t) => term(t, g.weak ? RELATED_WEIGHT : 1)),
+      ...g.related.map((t) => term(t, RELATED_WEIGHT)),
+    ],
     context: g.context === true,
   }));
 
@@ -207,7 +210,7 @@ export function matches(
       let phraseShown = 0;
       let bestNear = 0;
       let phraseNear = 0;
-      for (const { term, idf: termIdf, weight } of group.terms) {
+      for (const { term, idf: termIdf, nearIdf, weight } of group.terms) {
         let pseudoTf = 0;
         let own = 0;
         let shown = 0;
@@ -234,7 +237,8 @@ export function matches(
         const termScore = factor * (pseudoTf / (K1 + pseudoTf));
         const ownScore = factor * (own / (K1 + own));
         const shownScore = factor * (shown / (K1 + shown));
-        const nearScore = gap === 0 ? termScore : factor * ((pseudoTf + gap) / (K1 + pseudoTf + gap));
+        const nearScore =
+          gap === 0 ? termScore : (named ? 1 : weight) * nearIdf * ((pseudoTf + gap) / (K1 + pseudoTf + gap));
         if (group.direct.has(term)) {
           phrase += group.share * termScore;
           phraseOwn += group.share * ownScore;

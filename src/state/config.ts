@@ -179,8 +179,22 @@ export const SessionConfigInput = z.strictObject({
         .describe(
           "The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd",
         ),
+      min_support_near: z
+        .number()
+        .min(1)
+        .max(1000)
+        .default(2)
+        .describe(
+          "Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit",
+        ),
     })
-    .default({ enabled: true, min_support: 3, min_support_write: 5, min_support_contested: 50 }),
+    .default({
+      enabled: true,
+      min_support: 3,
+      min_support_write: 5,
+      min_support_contested: 50,
+      min_support_near: 2,
+    }),
   /** An idle session's storage is erased after this long (the alarm); any request extends it. */
   ttl_seconds: z
     .number()

@@ -26,7 +26,13 @@ const DEFAULT_CONFIG = {
   },
   context: { max_tokens: null },
   user: null,
-  learning: { enabled: true, min_support: 3, min_support_write: 5, min_support_contested: 50 },
+  learning: {
+    enabled: true,
+    min_support: 3,
+    min_support_write: 5,
+    min_support_contested: 50,
+    min_support_near: 2,
+  },
   ttl_seconds: 604_800,
   run_activation_ttl_seconds: 3_600,
 };
@@ -520,7 +526,13 @@ describe("the session resource", () => {
       },
       context: { max_tokens: 9000 },
       user: "u-5f2c9a",
-      learning: { enabled: false, min_support: 4, min_support_write: 6, min_support_contested: 80 },
+      learning: {
+        enabled: false,
+        min_support: 4,
+        min_support_write: 6,
+        min_support_contested: 80,
+        min_support_near: 3,
+      },
       ttl_seconds: 3_600,
       run_activation_ttl_seconds: 600,
     };

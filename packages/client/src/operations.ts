@@ -134,6 +134,10 @@ export interface SessionGetOutput {
        * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
        */
       min_support_contested?: number;
+      /**
+       * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
+       */
+      min_support_near?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
@@ -311,6 +315,10 @@ export interface SessionConfigureInput {
      * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
      */
     min_support_contested?: number;
+    /**
+     * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
+     */
+    min_support_near?: number;
   };
   /**
    * An idle session is erased after this many seconds; any request extends it
@@ -453,6 +461,10 @@ export interface SessionConfigureOutput {
        * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
        */
       min_support_contested?: number;
+      /**
+       * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
+       */
+      min_support_near?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
@@ -972,6 +984,10 @@ export interface StateOutput {
        * The same for a word another tool's own name, description, tags or examples use: overruling the catalog takes a crowd
        */
       min_support_contested?: number;
+      /**
+       * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
+       */
+      min_support_near?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
