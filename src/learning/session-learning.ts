@@ -45,8 +45,9 @@ export interface LearningThresholds {
   /** A word another tool's own name, description, tags or examples use: the catalog's own claim. */
   min_support_contested: number;
   /**
-   * A word short of the threshold above that applies to it, for a tool that only reads: it goes to
-   * the contender field (f_learned_near) and orders only the tools a request already fits.
+   * A word short of its threshold (min_support, or min_support_contested), for a tool that only
+   * reads: it goes to the contender field (f_learned_near) and orders only the tools a request
+   * already fits.
    */
   min_support_near: number;
 }

@@ -315,8 +315,8 @@ export function identityFactors(
 
 /**
  * How well a row must match the request by its own fields, as a fraction of the best candidate's
- * own match, to use contender fields: learned words the catalog's own text gives other tools, with
- * less support than such a word needs to count anywhere (src/learning/session-learning.ts).
+ * own match, to use contender fields: learned words with less support than they need to count
+ * anywhere (min_support_near's, src/learning/session-learning.ts).
  */
 export const CONTENDER = 0.5;
 

@@ -172,8 +172,8 @@ function regexMatches(entries: readonly CatalogEntry[], request: ToolSearchReque
 }
 
 /**
- * A candidate as re-scoring reads it. f_learned_near holds learned words other tools' own text
- * holds, for a contender only (fts-pipeline's contenders).
+ * A candidate as re-scoring reads it. f_learned_near holds learned words short of their threshold,
+ * for a contender only (fts-pipeline's contenders).
  */
 type FtsRow = ToolRow &
   Omit<IndexedFields, "f_offers"> & {
@@ -232,7 +232,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     // description (a docstring, a prompt for the model) no longer dilutes the sentence that
     // matches the request. Half a description's weight, its length normalization.
     { weight: 0.5, b: 0.75 }, // purpose
-    // Learned words other tools also say, for a tool the request already fits (fts-pipeline's
+    // Learned words short of their threshold, for a tool the request already fits (fts-pipeline's
     // contenders): a name's weight, the largest at which no set of the suite fell.
     { weight: 3, b: 0.5, gapsOnly: true, contender: true }, // f_learned_near
   ],

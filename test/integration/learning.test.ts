@@ -495,6 +495,9 @@ describe("learning from use", () => {
     const zero = await call("PUT", `/v1/sessions/${sid}`, { learning: { min_support: 0 } });
     expect(zero.status).toBe(400);
     expect(zero.json.error.details.field).toBe("learning.min_support");
+    const near = await call("PUT", `/v1/sessions/${sid}`, { learning: { min_support_near: 0.5 } });
+    expect(near.status).toBe(400);
+    expect(near.json.error.details.field).toBe("learning.min_support_near");
     const user = await call("PUT", `/v1/sessions/${sid}`, { user: "" });
     expect(user.status).toBe(400);
     expect(user.json.error.details.field).toBe("user");
