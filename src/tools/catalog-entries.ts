@@ -2,7 +2,7 @@
 // list, and find tools by name, and the indexed text of the tools full-text search has re-scored.
 // trove_tools has no index but its rowid (every index is another row written per tool in every new
 // session), so names are resolved here and rows read by id.
-import type { LearnedColumn } from "../db/migrations";
+import { type LearnedColumn, TOOL_FTS_COLUMNS } from "../db/migrations";
 import type { Sql } from "../db/sql";
 import type { ToolSearchFields } from "./tool-index";
 import type { LoadingMode, SideEffects } from "./tool-record";
@@ -32,8 +32,8 @@ export type IndexedFields = ToolSearchFields & Record<LearnedColumn, string>;
 const ASCII = /^\p{ASCII}*$/u;
 const ENTRY_COLUMNS = `id, name, qualified_name, local_name, provider_name, namespace, description, tags,
   side_effects, effective_mode, allowed`;
-const INDEXED_COLUMNS = `id, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_offers, f_learned,
-  f_learned_near`;
+/** The index's columns, and the two re-scoring reads beside them that FTS5 does not index. */
+const INDEXED_COLUMNS = `id, ${TOOL_FTS_COLUMNS}, f_offers, f_learned_near`;
 
 /** How names find entries. */
 interface Lookup {
