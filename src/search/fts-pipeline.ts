@@ -316,9 +316,11 @@ export function identityFactors(
 /**
  * How well a row must match the request by its own fields, as a fraction of the best candidate's
  * own match, to use contender fields: learned words with less support than they need to count
- * anywhere (min_support_near's, src/learning/session-learning.ts).
+ * anywhere (min_support_near's, src/learning/session-learning.ts). Close contenders only (0.6):
+ * there learned words decide strongly (tool-search's f_learned_near weight); at 0.5 they also
+ * passed tools that fit clearly better, and the dev catalog's learned everyday set fell.
  */
-export const CONTENDER = 0.5;
+export const CONTENDER = 0.6;
 
 /**
  * Rows that match the request about as well as the best by their own words (CONTENDER) are scored

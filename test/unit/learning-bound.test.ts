@@ -46,6 +46,11 @@ describe("contenders", () => {
     expect(out.map((m) => m.score)).toEqual([2, weak, 0]);
   });
 
+  it("lifts no row that fits half as well as the best: only close contenders are ordered by use", () => {
+    const out = contenders([match(2, 2), match(1, 1, 50), match(1.4, 1.4, 2.5)]);
+    expect(out.map((m) => m.score)).toEqual([2, 1, 2.5]);
+  });
+
   it("changes nothing when no row matches by its own fields", () => {
     const out = contenders([match(0.5, 0, 3), match(0, 0, 1)]);
     expect(out.map((m) => m.score)).toEqual([0.5, 0]);
