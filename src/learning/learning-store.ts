@@ -4,8 +4,8 @@
 //
 // Stored is vocabulary, never text: a term is a word learnedTerms (./vocabulary.ts) let through, a
 // source is a salted hash of an end user (when the host names one) or else of a session. Each
-// (tool, term, source) is one row, so a source adds at most its weight (≤ 1) to a term's support:
-// weight grows with distinct support, not with repetition. A source counts at most
+// (tool, term, source) is one row, so a source adds at most its weight (≤ 1) to a term's support
+// and 1 to its agreement: both grow with distinct sources, not with repetition. A source counts at most
 // LEARNING.usesPerSourcePerTool uses of a tool and LEARNING.usesPerSource in all. Evidence decays
 // (half-life LEARNING.halfLifeDays) and is dropped when too old; a tool keeps at most
 // LEARNING.rowsPerTool rows, and when over, the least supported terms go first — a burst of new
@@ -52,7 +52,13 @@ export interface LearningSource {
 /** A tool's learned terms as sessions receive them, best supported first. */
 export interface ServedTool {
   tool: string;
-  terms: { term: string; support: number }[];
+  /**
+   * `support`: the decayed weights of the term's sources (how strongly it was taught);
+   * `agreement`: the decayed count of those sources, each counting 1 whatever its weight (how many
+   * independent people or sessions taught it). Thresholds read agreement; the strength of a counted
+   * term reads support. Served before agreement existed, a term has support only (read as both).
+   */
+  terms: { term: string; support: number; agreement?: number }[];
 }
 
 export interface LearningState {
@@ -104,6 +110,8 @@ const SCHEMA = [
 
 /** A term's support, the decayed weights of its sources: SQL binding now as ?1, the half-life (ms) as ?2. */
 const SUPPORT = `sum(weight * pow(0.5, max(0, ?1 - at) / ?2))`;
+/** A term's agreement, its sources decayed as support is but each counting 1 (ServedTool). */
+const AGREEMENT = `sum(pow(0.5, max(0, ?1 - at) / ?2))`;
 const HALF_LIFE_MS = LEARNING.halfLifeDays * DAY;
 
 export class LearningStore {
@@ -174,7 +182,9 @@ export class LearningStore {
       version,
       tools: rows.map((r) => ({
         tool: r.tool,
-        terms: (JSON.parse(r.terms) as [string, number][]).map(([term, support]) => ({ term, support })),
+        terms: (JSON.parse(r.terms) as [string, number, number?][]).map(([term, support, agreement]) =>
+          agreement === undefined ? { term, support } : { term, support, agreement },
+        ),
       })),
     };
   }
@@ -313,9 +323,9 @@ export class LearningStore {
   private supports(
     tool: string,
     now: number,
-  ): { term: string; support: number; sources: number; last: number }[] {
-    return this.sql.all<{ term: string; support: number; sources: number; last: number }>(
-      `SELECT term, ${SUPPORT} AS support, count(*) AS sources, max(at) AS last
+  ): { term: string; support: number; agreement: number; sources: number; last: number }[] {
+    return this.sql.all<{ term: string; support: number; agreement: number; sources: number; last: number }>(
+      `SELECT term, ${SUPPORT} AS support, ${AGREEMENT} AS agreement, count(*) AS sources, max(at) AS last
        FROM learn_evidence WHERE tool = ?3 GROUP BY term ORDER BY support DESC, term`,
       now,
       HALF_LIFE_MS,
@@ -341,7 +351,7 @@ export class LearningStore {
       const terms = JSON.stringify(
         this.supports(tool, now)
           .slice(0, LEARNING.termsServed)
-          .map((t) => [t.term, Math.round(t.support * 100) / 100]),
+          .map((t) => [t.term, Math.round(t.support * 100) / 100, Math.round(t.agreement * 100) / 100]),
       );
       const current = this.sql.one<{ terms: string }>(`SELECT terms FROM learn_served WHERE tool = ?`, tool);
       if (current?.terms === terms || (current === undefined && terms === "[]")) continue;

@@ -187,8 +187,9 @@ export class SessionLearning {
 
   /**
    * Puts the tenant's learned terms in the tools' index; returns the tools changed. A term counts
-   * when its support reaches the threshold that applies to it, repeated once more each time the
-   * support doubles (at most MAX_LEVEL times); a term the tool's own fields hold adds nothing. A
+   * when its agreement (the sources that taught it) reaches the threshold that applies to it,
+   * repeated once more each time its support (their weights) doubles past that threshold (at most
+   * MAX_LEVEL times); a term the tool's own fields hold adds nothing. A
    * tool this session does not hold is skipped (it gets its text when a later full refresh finds it).
    */
   apply(
@@ -292,7 +293,7 @@ interface DirectFields {
 
 /**
  * The learned text of one tool (see SessionLearning.apply): `learned`, the terms that passed their
- * threshold, and `near`, the terms short of it that have min_support_near's support (a read tool)
+ * threshold, and `near`, the terms short of it that have min_support_near's agreement (a read tool)
  * or min_support_write's (a tool that changes something). `near` counts only where the request
  * already fits the tool (fts-pipeline's contenders), so it can reorder the tools a request fits and
  * lift no other.
@@ -311,16 +312,18 @@ function learnedText(
   const nearly = reads ? Math.min(thresholds.min_support_near, alone) : alone;
   const learned: string[] = [];
   const near: string[] = [];
-  for (const { term, support } of terms) {
+  for (const { term, support, agreement = support } of terms) {
     const stems = indexText(term)
       .split(" ")
       .filter((s) => s !== "" && !own.has(s));
     if (stems.length === 0) continue;
     const required = stems.some(elsewhere) ? thresholds.min_support_contested : alone;
     // Short of its threshold, a word with the support `nearly` asks for counts as near.
-    const [out, threshold] = support >= required ? [learned, required] : [near, nearly];
-    if (!(support >= threshold)) continue;
-    const level = Math.min(MAX_LEVEL, 1 + Math.floor(Math.log2(support / threshold)));
+    const [out, threshold] = agreement >= required ? [learned, required] : [near, nearly];
+    if (!(agreement >= threshold)) continue;
+    // Counted by agreement, strengthened by support: words that did not themselves find the tool
+    // (INDIRECT_WEIGHT) need twice the sources for each further level.
+    const level = Math.min(MAX_LEVEL, Math.max(1, 1 + Math.floor(Math.log2(support / threshold))));
     for (let i = 0; i < level; i++) out.push(...stems);
   }
   return { learned: learned.join(" "), near: near.join(" ") };

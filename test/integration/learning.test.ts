@@ -289,6 +289,23 @@ describe("learning from use", () => {
     expect((await learnedTerms(charge)).map((t) => t.term)).toContain("upgrade");
   });
 
+  it("counts the people who said a word, whatever its weight: three users' own messages are a habit", async () => {
+    const { refund, tools } = catalog();
+    const before = (await learning()).merged;
+    for (let i = 0; i < 3; i++) {
+      const sid = newSid();
+      await op(sid, "catalog_sync", { tools });
+      await op(sid, "context", { query: "she is furious about it" });
+      expect(await names(sid, "refund a charge")).toContain(refund);
+      expect((await op(sid, "tool_resolve", { name: refund })).json.decision).toBe("allow");
+    }
+    await mergedAtLeast(before, 3);
+    // The user's words teach at INDIRECT_WEIGHT (support 1.5), but three sources agree (min_support 3).
+    const furious = (await learnedTerms(refund)).find((t) => t.term === "furious");
+    expect(furious).toMatchObject({ support: 1.5, sources: 3 });
+    expect(await fresh(tools, "furious")).toEqual([refund]);
+  });
+
   it("keeps no personal data: only ordinary words reach anything learning stores", async () => {
     const { refund, tools } = catalog();
     const phrasings = [
