@@ -74,7 +74,16 @@ export const LEARNING_ROUTES: readonly TenantRoute[] = [
       tools: z.array(
         z.object({
           tool: z.string(),
-          terms: z.array(z.object({ term: z.string(), support: z.number() })),
+          terms: z.array(
+            z.object({
+              term: z.string(),
+              support: z.number().describe("The decayed weights of the sources that taught it"),
+              agreement: z
+                .number()
+                .optional()
+                .describe("How many sources taught it, decayed: what the session's thresholds count"),
+            }),
+          ),
         }),
       ),
     }),

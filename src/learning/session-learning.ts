@@ -318,7 +318,7 @@ function learnedText(
       .filter((s) => s !== "" && !own.has(s));
     if (stems.length === 0) continue;
     const required = stems.some(elsewhere) ? thresholds.min_support_contested : alone;
-    // Short of its threshold, a word with the support `nearly` asks for counts as near.
+    // Short of its threshold, a word with the agreement `nearly` asks for counts as near.
     const [out, threshold] = agreement >= required ? [learned, required] : [near, nearly];
     if (!(agreement >= threshold)) continue;
     // Counted by agreement, strengthened by support: words that did not themselves find the tool

@@ -303,6 +303,11 @@ describe("learning from use", () => {
     // The user's words teach at INDIRECT_WEIGHT (support 1.5), but three sources agree (min_support 3).
     const furious = (await learnedTerms(refund)).find((t) => t.term === "furious");
     expect(furious).toMatchObject({ support: 1.5, sources: 3 });
+    // What sessions index it with: the agreement the thresholds count, beside its support.
+    const served = (await call("GET", "/v1/learning/tools")).json.tools.find(
+      (t: { tool: string }) => t.tool === refund,
+    );
+    expect(served.terms).toContainEqual({ term: "furious", support: 1.5, agreement: 3 });
     expect(await fresh(tools, "furious")).toEqual([refund]);
   });
 

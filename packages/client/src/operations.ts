@@ -1729,7 +1729,14 @@ export interface LearningToolsOutput {
     tool: string;
     terms: {
       term: string;
+      /**
+       * The decayed weights of the sources that taught it
+       */
       support: number;
+      /**
+       * How many sources taught it, decayed: what the session's thresholds count
+       */
+      agreement?: number;
     }[];
   }[];
 }
