@@ -108,10 +108,12 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS learn_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`,
 ];
 
-/** A term's support, the decayed weights of its sources: SQL binding now as ?1, the half-life (ms) as ?2. */
-const SUPPORT = `sum(weight * pow(0.5, max(0, ?1 - at) / ?2))`;
+/** How much a row of evidence still counts: SQL binding now as ?1, the half-life (ms) as ?2. */
+const DECAY = `pow(0.5, max(0, ?1 - at) / ?2)`;
+/** A term's support, the decayed weights of its sources. */
+const SUPPORT = `sum(weight * ${DECAY})`;
 /** A term's agreement, its sources decayed as support is but each counting 1 (ServedTool). */
-const AGREEMENT = `sum(pow(0.5, max(0, ?1 - at) / ?2))`;
+const AGREEMENT = `sum(${DECAY})`;
 const HALF_LIFE_MS = LEARNING.halfLifeDays * DAY;
 
 export class LearningStore {
