@@ -118,6 +118,11 @@ export interface FtsSearch<R, C extends R> {
    * best bm25 first.
    */
   candidates(match: string): readonly C[];
+  /**
+   * Per re-scored field, its mean length over the whole index where the caller knows it (Corpus);
+   * the other fields are measured against the candidates' mean.
+   */
+  meanLengths?: readonly (number | undefined)[];
   /** What a row says it does (a tool's description's first sentence: src/search/action-object.ts purposeOf). */
   purpose?(row: C): ActionObject | null;
 }
@@ -144,7 +149,11 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const df = search.stats.docFrequencies(terms);
   const expression = ftsMatchExpression(candidateTerms(terms, df));
   const rows = expression ? search.candidates(expression) : [];
-  const corpus = { size: search.stats.size(), docFrequency: (term: string) => df.get(term) ?? 0 };
+  const corpus = {
+    size: search.stats.size(),
+    docFrequency: (term: string) => df.get(term) ?? 0,
+    meanLengths: search.meanLengths,
+  };
   const actions = rows.map((row) => index.action?.(row) ?? null);
   const raw = boundLearning(
     contenders(

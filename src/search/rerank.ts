@@ -27,8 +27,9 @@ export interface FieldSpec {
   rankOnly?: boolean;
   /**
    * The field counts up to twice as much in a record whose field `shortOf` (an index into the
-   * fields) is shorter than the candidates' average, in proportion to what it lacks: an endpoint
-   * described as "Get Suggestions" says what it does through its parameters.
+   * fields) is shorter than the mean it is measured against (Corpus.meanLengths), in proportion to
+   * what it lacks: an endpoint described as "Get Suggestions" says what it does through its
+   * parameters.
    */
   shortOf?: number;
   /**
@@ -54,6 +55,11 @@ export interface Corpus {
   size: number;
   /** Documents containing each term. */
   docFrequency(term: string): number;
+  /**
+   * Per field (in FieldSpec order), its mean length in terms over the whole index, where the index
+   * knows it; a field without one (or 0) is measured against the candidates' mean instead.
+   */
+  meanLengths?: readonly (number | undefined)[];
 }
 
 /**
@@ -188,7 +194,10 @@ export function matches(
   const wanted = [...new Set(weighted.flatMap((g) => g.terms.map((t) => t.term)))];
   const stats = candidates.map((doc) => fields.map((_, i) => fieldStats(doc[i] ?? "", wanted)));
   const avgLength = fields.map(
-    (_, i) => stats.reduce((sum, doc) => sum + (doc[i]?.length ?? 0), 0) / Math.max(1, stats.length) || 1,
+    (_, i) =>
+      corpus.meanLengths?.[i] ||
+      stats.reduce((sum, doc) => sum + (doc[i]?.length ?? 0), 0) / Math.max(1, stats.length) ||
+      1,
   );
 
   const concepts = conceptCount(groups);

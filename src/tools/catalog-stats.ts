@@ -1,6 +1,7 @@
 // What search reads of a session's catalog as a whole: how many tools it may find, the vocabulary of
 // their index (document frequencies, near spellings, the words it knows), the words its names start
-// and end with, and what each description says it does. Each is read once after a write.
+// and end with, what each description says it does, and how long descriptions are. Each is read
+// once after a write.
 import type { Sql } from "../db/sql";
 import { type ActionObject, actionObject, purposeSentence } from "../search/action-object";
 import { IndexVocabulary } from "../search/index-vocabulary";
@@ -17,6 +18,7 @@ export class CatalogStats extends IndexVocabulary {
   /** What each tool's first sentence says, read on first use (purpose). */
   readonly #purposes = new Map<string, Purpose>();
   #nameEnds: Set<string> | null = null;
+  #descriptionLength: number | null = null;
 
   constructor(sql: Sql) {
     super(sql, "trove_tools");
@@ -27,6 +29,7 @@ export class CatalogStats extends IndexVocabulary {
     super.invalidate();
     this.#purposes.clear();
     this.#nameEnds = null;
+    this.#descriptionLength = null;
   }
 
   /**
@@ -54,6 +57,21 @@ export class CatalogStats extends IndexVocabulary {
       this.#purposes.set(name, read);
     }
     return read;
+  }
+
+  /**
+   * The mean length in index terms of the searchable tools' descriptions (0 for an empty catalog):
+   * what a description's length is measured against in re-scoring, as BM25 measures a document
+   * against its whole collection (tool-search's meanLengths).
+   */
+  descriptionLength(): number {
+    this.#descriptionLength ??=
+      this.sql.one<{ mean: number | null }>(
+        `SELECT avg(CASE WHEN f_description = '' THEN 0
+                ELSE length(f_description) - length(replace(f_description, ' ', '')) + 1 END) AS mean
+         FROM trove_tools WHERE allowed = 1`,
+      )?.mean ?? 0;
+    return this.#descriptionLength;
   }
 
   /**

@@ -174,6 +174,42 @@ describe("full text search", () => {
     expect(namesOf(await hits(sid, { query: "pdf of a report" }))[0]).toBe("reports.snapshot");
   });
 
+  it("measures a description's length against the catalog's descriptions, not only its rivals'", async () => {
+    // The same two rivals for "invoice", in catalogs that differ only in tools the request does
+    // not match: beside long descriptions, the rivals' own descriptions are short, and their words
+    // count for more. Measured against the candidates alone, the rest of the catalog changed nothing.
+    const rivals = [
+      { name: "billing.send_invoice", description: "Send an invoice to a customer" },
+      { name: "billing.draft_invoice", description: "Draft an invoice for a customer with line items" },
+    ];
+    const others = (words: string) =>
+      Array.from({ length: 20 }, (_, i) => ({ name: `misc.tool_${i}`, description: `${words} ${i}` }));
+    const long =
+      "Manage a shared workspace: members, roles, folders, quotas, retention rules and audit trails";
+    const relevance = async (catalog: unknown[]) =>
+      (await hits(await seeded(catalog), { query: "invoice" })).map((h) => [h.name, h.relevance]);
+    const amongLong = await relevance([...rivals, ...others(long)]);
+    const amongShort = await relevance([...rivals, ...others("Manage a workspace")]);
+    expect(amongLong.map(([name]) => name)).toEqual(amongShort.map(([name]) => name));
+    expect(amongLong.length).toBe(2);
+    for (const [i, [, r]] of amongLong.entries()) expect(r).toBeGreaterThan(amongShort[i]?.[1] as number);
+  });
+
+  it("counts only the descriptions a session may find in their mean length", async () => {
+    // A denied tool is as absent from the catalog's statistics as from its results.
+    const long =
+      "Manage a shared workspace: members, roles, folders, quotas, retention rules and audit trails";
+    const hidden = Array.from({ length: 20 }, (_, i) => ({
+      name: `hidden.tool_${i}`,
+      description: `${long} ${i}`,
+    }));
+    const denied = await seeded([...CATALOG, ...hidden], { policy: { deny: ["hidden.*"] } });
+    const absent = await seeded(CATALOG, { policy: { deny: ["hidden.*"] } });
+    for (const query of ["open an issue", "read a file", "forecast"]) {
+      expect((await search(denied, { query })).json).toEqual((await search(absent, { query })).json);
+    }
+  });
+
   it("matches case-insensitively", async () => {
     const sid = await seeded();
     expect(namesOf(await hits(sid, { query: "WEATHER Forecast" }))[0]).toBe("weather.get_forecast");

@@ -30,6 +30,7 @@ export interface Hit {
   name: string;
   description: string;
   score: number;
+  relevance: number;
   match_type: string;
   loading_mode: string;
 }

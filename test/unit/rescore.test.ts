@@ -56,6 +56,22 @@ describe("rescore", () => {
     expect(related).toBeGreaterThan(0);
   });
 
+  it("measures a field against the index's mean length where it knows it, whatever the rivals", () => {
+    const groups = [{ terms: ["refund"], related: [] }];
+    const doc = ["refund payment", "refund a card payment to the customer"];
+    const rivalsShort = [doc, ["refund other", "refund"]];
+    const rivalsLong = [doc, ["refund other", `refund ${"word ".repeat(30)}`]];
+    const known = { ...corpus, meanLengths: [undefined, 10] };
+    const [alone] = rescore([doc], groups, fields, known);
+    expect(rescore(rivalsShort, groups, fields, known)[0]).toBeCloseTo(alone ?? Number.NaN, 10);
+    expect(rescore(rivalsLong, groups, fields, known)[0]).toBeCloseTo(alone ?? Number.NaN, 10);
+    // Without it, the candidates' mean decides: the same record scores otherwise among longer rivals.
+    expect(rescore(rivalsLong, groups, fields, corpus)[0]).not.toBeCloseTo(
+      rescore(rivalsShort, groups, fields, corpus)[0] ?? Number.NaN,
+      10,
+    );
+  });
+
   it("ranks a name match above the same word in a description", () => {
     const [inName, inText] = rescore(
       [
