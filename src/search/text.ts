@@ -20,12 +20,21 @@ const WORD = /[\p{L}\p{N}_]+/gu;
 /** An acronym's plural ("PRs", "URLs", "IDs"): one word, not "P" + "Rs". */
 const ACRONYM_PLURAL = /(\p{Lu}{2,})s(?!\p{L})/gu;
 const CAMEL_BOUNDARY = /([\p{Ll}\p{N}])(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
+/** What `words` may split: a capital letter (camelCase, an acronym's plural) or an underscore. */
+const SPLITS = /[\p{Lu}_]/u;
+const DIGIT = /\p{N}/u;
 
 /** Raw word tokens of any text, with identifiers split: `createIssue`, `create_issue` → create, issue. */
 export function words(text: string): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(WORD)) {
-    const spaced = match[0]
+    const token = match[0];
+    // A word without capitals or underscores is one word as it stands (most of a request).
+    if (!SPLITS.test(token)) {
+      if (token.length > 1 || DIGIT.test(token)) out.push(token.toLowerCase());
+      continue;
+    }
+    const spaced = token
       .replace(ACRONYM_PLURAL, "$1S")
       .replace(CAMEL_BOUNDARY, "$1$3 $2$4")
       .replaceAll("_", " ");
