@@ -303,7 +303,8 @@ function candidate(row: ToolRow & IndexedFields, catalog: CatalogStore): FtsRow 
  * description among long ones counted as average and one among short ones as long, so the same
  * tool's match changed with its competitors. The other fields keep the candidates' mean: a
  * parameter list or a name is compared with those it competes with. Measured on the suite: macro
- * R@1 0.648 → 0.649, no-answer AUROC on the MCP catalog 0.769 → 0.787 (bench/RESULTS.md).
+ * R@1 0.648 → 0.649, no-answer AUROC on the second MCP catalog (mcp2) 0.769 → 0.787
+ * (bench/RESULTS.md).
  */
 function descriptionMean(length: number): (number | undefined)[] {
   return TOOL_INDEX.rescoreFields.map((_, i) => (i === DESCRIPTION_FIELD ? length : undefined));

@@ -36,6 +36,10 @@ const CATALOG = [
   { name: "db.run_query", description: "Execute a SQL statement", side_effects: "stateful" },
 ];
 
+/** A description longer than most: what a catalog's mean description length is raised with. */
+const LONG_DESCRIPTION =
+  "Manage a shared workspace: members, roles, folders, quotas, retention rules and audit trails";
+
 const search = (sid: string, body: Record<string, unknown>) => op(sid, "tool_search", body);
 
 async function seeded(tools: unknown[] = CATALOG, config?: unknown): Promise<string> {
@@ -184,11 +188,9 @@ describe("full text search", () => {
     ];
     const others = (words: string) =>
       Array.from({ length: 20 }, (_, i) => ({ name: `misc.tool_${i}`, description: `${words} ${i}` }));
-    const long =
-      "Manage a shared workspace: members, roles, folders, quotas, retention rules and audit trails";
     const relevance = async (catalog: unknown[]) =>
       (await hits(await seeded(catalog), { query: "invoice" })).map((h) => [h.name, h.relevance]);
-    const amongLong = await relevance([...rivals, ...others(long)]);
+    const amongLong = await relevance([...rivals, ...others(LONG_DESCRIPTION)]);
     const amongShort = await relevance([...rivals, ...others("Manage a workspace")]);
     expect(amongLong.map(([name]) => name)).toEqual(amongShort.map(([name]) => name));
     expect(amongLong.length).toBe(2);
@@ -197,11 +199,9 @@ describe("full text search", () => {
 
   it("counts only the descriptions a session may find in their mean length", async () => {
     // A denied tool is as absent from the catalog's statistics as from its results.
-    const long =
-      "Manage a shared workspace: members, roles, folders, quotas, retention rules and audit trails";
     const hidden = Array.from({ length: 20 }, (_, i) => ({
       name: `hidden.tool_${i}`,
-      description: `${long} ${i}`,
+      description: `${LONG_DESCRIPTION} ${i}`,
     }));
     const denied = await seeded([...CATALOG, ...hidden], { policy: { deny: ["hidden.*"] } });
     const absent = await seeded(CATALOG, { policy: { deny: ["hidden.*"] } });
