@@ -14,10 +14,16 @@ export interface Purpose {
   terms: string;
 }
 
+/** The words names start or end with (nameEnds), and those names of two or more words start with. */
+interface NameWords {
+  starts: Set<string>;
+  ends: Set<string>;
+}
+
 export class CatalogStats extends IndexVocabulary {
   /** What each tool's first sentence says, read on first use (purpose). */
   readonly #purposes = new Map<string, Purpose>();
-  #nameEnds: Set<string> | null = null;
+  #names: NameWords | null = null;
   #descriptionLength: number | null = null;
 
   constructor(sql: Sql) {
@@ -28,7 +34,7 @@ export class CatalogStats extends IndexVocabulary {
   override invalidate(): void {
     super.invalidate();
     this.#purposes.clear();
-    this.#nameEnds = null;
+    this.#names = null;
     this.#descriptionLength = null;
   }
 
@@ -80,19 +86,33 @@ export class CatalogStats extends IndexVocabulary {
    * once after each write, and only when a search meets a tool that offers operations (f_offers).
    */
   nameEnds(): ReadonlySet<string> {
-    if (!this.#nameEnds) {
-      const ends = new Set<string>();
+    return this.names().ends;
+  }
+
+  /**
+   * The terms searchable tools' names of two or more words lead with, their namespaces' terms left
+   * out (`creat` of s3.create_bucket, `issu` of issue_write): where names lead with a verb, the
+   * actions this catalog offers (fts-pipeline's ACTION_CONFLICT). Read with nameEnds.
+   */
+  nameStarts(): ReadonlySet<string> {
+    return this.names().starts;
+  }
+
+  private names(): NameWords {
+    if (!this.#names) {
+      const names: NameWords = { starts: new Set(), ends: new Set() };
       const rows = this.sql.all<{ f_name: string; f_namespace: string }>(
         `SELECT f_name, f_namespace FROM trove_tools WHERE allowed = 1`,
       );
       for (const row of rows) {
         const terms = localTerms(row.f_name, row.f_namespace);
         if (terms.length === 0) continue;
-        ends.add(terms[0] as string);
-        ends.add(terms[terms.length - 1] as string);
+        names.ends.add(terms[0] as string);
+        names.ends.add(terms[terms.length - 1] as string);
+        if (terms.length > 1) names.starts.add(terms[0] as string);
       }
-      this.#nameEnds = ends;
+      this.#names = names;
     }
-    return this.#nameEnds;
+    return this.#names;
   }
 }

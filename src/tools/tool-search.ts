@@ -330,5 +330,6 @@ function ftsMatches(scope: SearchScope, request: ToolSearchRequest): Candidate[]
     },
     purpose: (row) => scope.catalog.stats.purpose(row.name, row.description).said,
     meanLengths: descriptionMean(scope.catalog.stats.descriptionLength()),
+    actions: () => scope.catalog.stats.nameStarts(),
   }).map(({ row, score, relevance }) => ({ ...row, score, relevance }));
 }

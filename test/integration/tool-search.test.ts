@@ -1,5 +1,6 @@
 // tool_search through HTTP: full text, exact and regex search, scores, policy, loading modes, order.
 import { describe, expect, it } from "vitest";
+import { ACTION_CONFLICT } from "../../src/search/fts-pipeline";
 import { call, newSid, op } from "../support/http";
 import { type Hit, Model } from "../support/search-model";
 
@@ -195,6 +196,29 @@ describe("full text search", () => {
     expect(amongLong.map(([name]) => name)).toEqual(amongShort.map(([name]) => name));
     expect(amongLong.length).toBe(2);
     for (const [i, [, r]] of amongLong.entries()) expect(r).toBeGreaterThan(amongShort[i]?.[1] as number);
+  });
+
+  it("gives a tool whose name leads with another of the catalog's actions a lower relevance", async () => {
+    // "list the open issues" where nothing lists issues: create_issue is the best match, but its
+    // name leads with another action of this catalog (list_repos and its siblings lead with
+    // "list"). Named the other way round (repos_list), "list" leads no name, so nothing says it is
+    // an action here. Every word and length is the same in both catalogs: only that reading differs.
+    const issue = { name: "proj.create_issue", description: "Create an issue in a project" };
+    const lists = (name: (thing: string) => string) =>
+      ["repos", "users", "teams"].map((thing) => ({ name: name(thing), description: `List the ${thing}` }));
+    const query = { query: "list the open issues" };
+    const verbFirst = await hits(await seeded([issue, ...lists((t) => `proj.list_${t}`)]), query);
+    const nounFirst = await hits(await seeded([issue, ...lists((t) => `proj.${t}_list`)]), query);
+    expect(verbFirst[0]?.name).toBe("proj.create_issue");
+    expect(nounFirst[0]?.name).toBe("proj.create_issue");
+    expect(verbFirst[0]?.relevance).toBeCloseTo((1 - ACTION_CONFLICT) * (nounFirst[0]?.relevance ?? 0), 5);
+    // A tool whose name holds the action asked for, wherever, does not contradict it.
+    const issueList = { name: "proj.issue_list", description: "Show the issues of a project" };
+    const named = await hits(await seeded([issue, issueList, ...lists((t) => `proj.list_${t}`)]), query);
+    expect(named[0]?.name).toBe("proj.issue_list");
+    expect(named[0]?.relevance).toBeGreaterThan(
+      named.find((h) => h.name === "proj.create_issue")?.relevance ?? 1,
+    );
   });
 
   it("counts only the descriptions a session may find in their mean length", async () => {
