@@ -79,14 +79,18 @@ describe("poisoning learning from use", () => {
     await expectUnmoved("weather.get_forecast");
   });
 
-  it("16 sessions do not lift a tool that acts outside, nor a stateful one", async () => {
+  // Sixteen attacking sessions and a replay: a slow machine needs more than the default 30 s.
+  it("16 sessions do not lift a tool that acts outside, nor a stateful one", {
+    timeout: 120_000,
+  }, async () => {
     for (let i = 0; i < 16; i++) await attack("slack.postMessage", [REFUND, NEWS, REFUND]);
     for (let i = 0; i < 16; i++) await attack("k8s.scale-deployment", [NEWS, REFUND, NEWS]);
     await expectUnmoved("slack.postMessage");
     await expectUnmoved("k8s.scale-deployment");
   });
 
-  it("calls a person denied teach nothing at all", async () => {
+  // Many attacking sessions: a slow machine needs more than the default 30 s.
+  it("calls a person denied teach nothing at all", { timeout: 120_000 }, async () => {
     const target = "github.merge_pull_request";
     const config = { policy: { approval: [target] } };
     for (let i = 0; i < 8; i++) await attack(target, [REFUND, NEWS, REFUND], config);
