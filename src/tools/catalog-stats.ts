@@ -92,7 +92,7 @@ export class CatalogStats extends IndexVocabulary {
   /**
    * The terms searchable tools' names of two or more words lead with, their namespaces' terms left
    * out (`creat` of s3.create_bucket, `issu` of issue_write): where names lead with a verb, the
-   * actions this catalog offers (fts-pipeline's ACTION_CONFLICT). Read with nameEnds.
+   * actions this catalog offers (action-rules' ACTION_CONFLICT). Read with nameEnds.
    */
   nameStarts(): ReadonlySet<string> {
     return this.names().starts;

@@ -1,6 +1,6 @@
 // tool_search through HTTP: full text, exact and regex search, scores, policy, loading modes, order.
 import { describe, expect, it } from "vitest";
-import { ACTION_CONFLICT } from "../../src/search/fts-pipeline";
+import { ACTION_CONFLICT } from "../../src/search/action-rules";
 import { call, newSid, op } from "../support/http";
 import { type Hit, Model } from "../support/search-model";
 

@@ -1,4 +1,4 @@
-// The action-and-object rule of tool ranking (src/search/fts-pipeline.ts, PAIR_BOOST): a request
+// The action-and-object rule of tool ranking (src/search/action-rules.ts, PAIR_BOOST): a request
 // names an action and what it acts on ("create a github issue"); a tool whose name is that action
 // and that object, in either naming convention (create_issue, issue_create), ranks above one that
 // only shares the words (add_issue_comment acts on a comment). Read from structure, not word lists.
