@@ -7,8 +7,11 @@
 //   --thresholds r,w,c[,n] --history FILE --protocol direct --anonymous --repeat N --lexicon FILE --figures FILE]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { requestConcepts } from "../src/search/rerank";
 import { CONCEPT_CAP, RELEVANCE_CURVE } from "../src/search/scoring";
-import { conceptCount, queryTermGroups } from "../src/search/text";
+import { queryTermGroups } from "../src/search/text";
+import { toolSearchFields } from "../src/tools/tool-index";
+import { normalizeTool, ToolRecord } from "../src/tools/tool-record";
 import { type BaselineTool, bm25Baselines } from "./bm25-baseline";
 import { startBench, table } from "./harness";
 import { startReplay } from "./learning-replay";
@@ -85,9 +88,29 @@ interface Outcome {
 
 type Search = (query: string) => Promise<SearchOutput>;
 
+/** A catalog's indexed terms (its tools' search fields), to count a query's concepts as search does. */
+const indexedTerms = new WeakMap<readonly unknown[], Set<string>>();
+
+/** The query's concepts as relevance counts them against `tools` (requestConcepts), up to CONCEPT_CAP. */
+function conceptsIn(tools: readonly unknown[], query: string): number {
+  let terms = indexedTerms.get(tools);
+  if (!terms) {
+    terms = new Set<string>();
+    for (const tool of tools) {
+      const { f_offers: _, ...fields } = toolSearchFields(normalizeTool(ToolRecord.parse(tool)));
+      for (const text of Object.values(fields)) for (const t of text.split(" ")) if (t) terms.add(t);
+    }
+    indexedTerms.set(tools, terms);
+  }
+  const known = terms;
+  const corpus = { size: tools.length, docFrequency: (t: string) => (known.has(t) ? 1 : 0) };
+  return Math.min(CONCEPT_CAP, requestConcepts(queryTermGroups(query), corpus));
+}
+
 async function run(
   search: Search,
   queries: readonly EvalQuery[],
+  tools: readonly unknown[],
 ): Promise<{ outcomes: Outcome[]; misses: string[] }> {
   const outcomes: Outcome[] = [];
   const misses: string[] = [];
@@ -103,7 +126,7 @@ async function run(
       returned: names.length,
       top: out.tools[0]?.relevance ?? 0,
       first: out.tools[0]?.name ?? "",
-      concepts: Math.min(CONCEPT_CAP, conceptCount(queryTermGroups(q.query))),
+      concepts: conceptsIn(tools, q.query),
       results: out.tools
         .slice(0, 5)
         .map((t) => ({ relevance: t.relevance, wanted: q.expected.includes(t.name) })),
@@ -338,7 +361,7 @@ async function learningEvaluation(
         await replay.op(tenant, sid, "catalog_sync", { tools });
         const search = (query: string) =>
           replay.op<SearchOutput>(tenant, sid, "tool_search", { query, limit: 10 });
-        return (await run(search, set.queries)).outcomes;
+        return (await run(search, set.queries, tools)).outcomes;
       };
       const learned = await figures("learned");
       const control = await figures("control");
@@ -467,7 +490,7 @@ try {
   const learnings: { tools: unknown[]; history: string[]; tests: LearningTest[] }[] = [];
   for (const [i, set] of sets.entries()) {
     const search = (query: string) => bench.op<SearchOutput>(session, "tool_search", { query, limit: 10 });
-    const { outcomes, misses } = await run(search, set.queries);
+    const { outcomes, misses } = await run(search, set.queries, catalog);
     everything.push(...outcomes);
     bySet.push(outcomes);
     const all = summarize(outcomes);
@@ -496,7 +519,7 @@ try {
       await bench.op(other, "catalog_sync", { tools: suite.catalog });
       const search = (query: string) => bench.op<SearchOutput>(other, "tool_search", { query, limit: 10 });
       for (const set of suite.sets) {
-        const { outcomes, misses } = await run(search, set.queries);
+        const { outcomes, misses } = await run(search, set.queries, suite.catalog);
         const body = `${kindTable(outcomes)}\n\n${noAnswerLine(outcomes)}`;
         const heading = `tool_search (fts) on ${suite.catalog.length} tools, ${set.queries.length} queries (${suite.source})`;
         console.log(`${heading}\n\n${body}\n`);

@@ -3,7 +3,7 @@
 import { type ActionObject, actionObject } from "./action-object";
 import { ACTION_CONFLICT, contradictions, pairFactors } from "./action-rules";
 import { candidateTerms, ftsMatchExpression } from "./fts-query";
-import { type Corpus, type FieldSpec, type Match, matches, queryMass } from "./rerank";
+import { type Corpus, type FieldSpec, type Match, matches, queryMass, requestConcepts } from "./rerank";
 import {
   boundedRelevance,
   calibratedRelevance,
@@ -11,7 +11,7 @@ import {
   type Rankable,
   rankComparator,
 } from "./scoring";
-import { conceptCount, MAX_QUERY_TERMS, queryTermGroups, type TermGroup, words, wordTerms } from "./text";
+import { MAX_QUERY_TERMS, queryTermGroups, type TermGroup, words, wordTerms } from "./text";
 
 type TermOrder = "direct-first" | "by-concept";
 
@@ -174,7 +174,7 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
     rows.map((row) => index.reads?.(row) ?? true),
   );
   const mass = queryMass(groups, corpus);
-  const concepts = conceptCount(groups);
+  const concepts = requestConcepts(groups, corpus);
   const said = new Set(groups.filter((g) => !g.context).flatMap((g) => g.terms));
   const inNamed = rows.map((row) => {
     const terms = index.namespaceTerms?.(row) ?? [];

@@ -74,15 +74,29 @@ export function queryMass(groups: readonly TermGroup[], corpus: Corpus): number 
   return groups.reduce((sum, g) => sum + groupMass(g, corpus), 0);
 }
 
+/**
+ * The concepts relevance counts (RELEVANCE_CURVE): those with terms of their own, less the
+ * arguments the index has never seen. Such an argument adds no mass (queryMass), so it dilutes no
+ * coverage either; counted, it made a request longer by every piece of an id ("ch_3Nx8Lq2e" is five
+ * argument words) and its best match more relevant the more the id had.
+ */
+export function requestConcepts(groups: readonly TermGroup[], corpus: Corpus): number {
+  return groups.filter((g) => g.terms.length > 0 && !unseenArgument(g, corpus)).length;
+}
+
+/** An argument the index has never seen (a name, an id, a time): what the request acts on, not what it asks for. */
+function unseenArgument(g: TermGroup, corpus: Corpus): boolean {
+  return g.argument === true && g.terms.every((t) => corpus.docFrequency(t) === 0);
+}
+
 /** One concept's share of queryMass. */
 function groupMass(g: TermGroup, corpus: Corpus): number {
   const idf = (term: string) => {
     const df = corpus.docFrequency(term);
     return Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
   };
-  // An argument the index has never seen (a name, an id, a time) is what the request acts on, not
-  // what it asks for: it adds nothing.
-  if (g.argument && g.terms.every((t) => corpus.docFrequency(t) === 0)) return 0;
+  // An argument the index has never seen adds nothing.
+  if (unseenArgument(g, corpus)) return 0;
   // A misspelled word weighs what the word it stands for does ("calender" as "calendar").
   return Math.max(0, ...(g.corrected ? g.related : g.terms).map(idf));
 }

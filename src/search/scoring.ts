@@ -37,7 +37,7 @@ export function boundedRelevance(relevance: number): number {
  * weighing the same (`npm run bench:search -- --calibrate`: the dev sets, public MCP servers and
  * MetaTool, no-answer queries included), so that a value reads as the chance that the result is one
  * the query asks for, whatever the query or catalog. The same coverage is stronger evidence in a longer request, whose
- * context words dilute it (counted up to CONCEPT_CAP concepts).
+ * context words dilute it (counted up to CONCEPT_CAP concepts, as rerank.ts requestConcepts counts them).
  */
 export const RELEVANCE_CURVE = { coverage: 3.34, concepts: 0.31, offset: -2.69 } as const;
 export const CONCEPT_CAP = 10;

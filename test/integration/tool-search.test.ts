@@ -221,6 +221,22 @@ describe("full text search", () => {
     );
   });
 
+  it("reads an id the catalog has never seen as no concept of the request", async () => {
+    // "ch_3Nx8Lq2eZvKYlo2C" splits into five argument words the catalog never uses. They add no
+    // mass, so the match covers as much of the request with them as without; counted as concepts,
+    // they made the request look longer and its best match more relevant the longer the id.
+    const sid = await seeded([
+      { name: "paypal.create_refund", description: "Refund a PayPal capture" },
+      { name: "paypal.list_disputes", description: "List the disputes of the account" },
+    ]);
+    const top = async (query: string) => (await hits(sid, { query }))[0];
+    const plain = await top("refund the charge");
+    const withId = await top("refund the charge ch_3Nx8Lq2eZvKYlo2C");
+    expect(plain?.name).toBe("paypal.create_refund");
+    expect(withId?.name).toBe("paypal.create_refund");
+    expect(withId?.relevance).toBe(plain?.relevance);
+  });
+
   it("counts only the descriptions a session may find in their mean length", async () => {
     // A denied tool is as absent from the catalog's statistics as from its results.
     const hidden = Array.from({ length: 20 }, (_, i) => ({

@@ -1,7 +1,14 @@
 // BM25F re-scoring of candidates by query concept, the query's mass and what a candidate leaves
 // unmatched (src/search/rerank.ts), and how relevance reads them: pure functions, run in workerd.
 import { describe, expect, it } from "vitest";
-import { fieldWeight, matches, queryMass, RELATED_WEIGHT, rescore } from "../../src/search/rerank";
+import {
+  fieldWeight,
+  matches,
+  queryMass,
+  RELATED_WEIGHT,
+  requestConcepts,
+  rescore,
+} from "../../src/search/rerank";
 import { calibratedRelevance } from "../../src/search/scoring";
 import { queryTermGroups, type TermGroup } from "../../src/search/text";
 
@@ -120,6 +127,17 @@ describe("rescore", () => {
     expect(mass("book a flight to Lisbon")).toBeCloseTo(mass("book a flight"));
     // "flight" is not: a capability the catalog never names still weighs.
     expect(mass("book a flight")).toBeGreaterThan(mass("book"));
+  });
+
+  it("counts an argument as a concept only when the index has seen it", () => {
+    const unseen = new Set(["lisbon", "ch", "3", "nx8", "lq2e"]);
+    const corpus = { size: 100, docFrequency: (t: string) => (unseen.has(t) ? 0 : 5) };
+    const concepts = (query: string) => requestConcepts(queryTermGroups(query), corpus);
+    // "Lisbon" and the pieces of an id are arguments the index has never seen: no concepts.
+    expect(concepts("book a flight to Lisbon")).toBe(concepts("book a flight"));
+    expect(concepts("refund charge ch_3Nx8Lq2e")).toBe(concepts("refund charge"));
+    // "Porto" is an argument too, but one the index holds: a concept like any other.
+    expect(concepts("book a flight to Porto")).toBe(concepts("book a flight") + 1);
   });
 
   it("weighs a misspelled word as the word it may stand for", () => {
