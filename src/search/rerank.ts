@@ -77,8 +77,8 @@ export function queryMass(groups: readonly TermGroup[], corpus: Corpus): number 
 /**
  * The concepts relevance counts (RELEVANCE_CURVE): those with terms of their own, less the
  * arguments the index has never seen. Such an argument adds no mass (queryMass), so it dilutes no
- * coverage either; counted, it made a request longer by every piece of an id ("ch_3Nx8Lq2e" is five
- * argument words) and its best match more relevant the more the id had.
+ * coverage either; counted, it made a request longer by every piece of an id ("ch_3Nx8Lq2e" is four
+ * argument words) and its best match more relevant the more pieces the id had.
  */
 export function requestConcepts(groups: readonly TermGroup[], corpus: Corpus): number {
   return groups.filter((g) => g.terms.length > 0 && !unseenArgument(g, corpus)).length;

@@ -222,7 +222,7 @@ describe("full text search", () => {
   });
 
   it("reads an id the catalog has never seen as no concept of the request", async () => {
-    // "ch_3Nx8Lq2eZvKYlo2C" splits into five argument words the catalog never uses. They add no
+    // "ch_3Nx8Lq2eZvKYlo2C" splits into six argument words the catalog never uses. They add no
     // mass, so the match covers as much of the request with them as without; counted as concepts,
     // they made the request look longer and its best match more relevant the longer the id.
     const sid = await seeded([
