@@ -91,19 +91,22 @@ type Search = (query: string) => Promise<SearchOutput>;
 /** A catalog's indexed terms (its tools' search fields), to count a query's concepts as search does. */
 const indexedTerms = new WeakMap<readonly unknown[], Set<string>>();
 
+function termsOf(tools: readonly unknown[]): Set<string> {
+  const cached = indexedTerms.get(tools);
+  if (cached) return cached;
+  const terms = new Set<string>();
+  for (const tool of tools) {
+    const { f_offers: _, ...fields } = toolSearchFields(normalizeTool(ToolRecord.parse(tool)));
+    for (const text of Object.values(fields)) for (const t of text.split(" ")) if (t) terms.add(t);
+  }
+  indexedTerms.set(tools, terms);
+  return terms;
+}
+
 /** The query's concepts as relevance counts them against `tools` (requestConcepts), up to CONCEPT_CAP. */
 function conceptsIn(tools: readonly unknown[], query: string): number {
-  let terms = indexedTerms.get(tools);
-  if (!terms) {
-    terms = new Set<string>();
-    for (const tool of tools) {
-      const { f_offers: _, ...fields } = toolSearchFields(normalizeTool(ToolRecord.parse(tool)));
-      for (const text of Object.values(fields)) for (const t of text.split(" ")) if (t) terms.add(t);
-    }
-    indexedTerms.set(tools, terms);
-  }
-  const known = terms;
-  const corpus = { size: tools.length, docFrequency: (t: string) => (known.has(t) ? 1 : 0) };
+  const terms = termsOf(tools);
+  const corpus = { size: tools.length, docFrequency: (t: string) => (terms.has(t) ? 1 : 0) };
   return Math.min(CONCEPT_CAP, requestConcepts(queryTermGroups(query), corpus));
 }
 

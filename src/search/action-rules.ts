@@ -30,8 +30,8 @@ export function pairFactors(request: ActionObject | null, rows: readonly RowName
     request,
     rows.map((r) => r.names),
   );
+  if (!pair) return rows.map(() => 1);
   return rows.map(({ identity, names, offers, said }) => {
-    if (!pair) return 1;
     const paired =
       namesPair(identity, names, pair) || offersPair(offers, names, pair) || saysPair(said, names, pair);
     return paired ? 1 + PAIR_BOOST : 1;
@@ -55,8 +55,8 @@ export function contradictions(
   actions: ReadonlySet<string> | undefined,
   rows: readonly RowNames[],
 ): boolean[] {
+  if (!asked || !actions?.has(asked.action)) return rows.map(() => false);
   return rows.map(({ identity, offers, said }) => {
-    if (!asked || !actions?.has(asked.action)) return false;
     const lead = identity[0];
     if (lead === undefined || lead === asked.action || !actions.has(lead)) return false;
     return (
