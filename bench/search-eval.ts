@@ -18,6 +18,9 @@ import { startReplay } from "./learning-replay";
 import { attackEvaluation, concurrencyEvaluation, privacyEvaluation, smallCatalog } from "./learning-safety";
 import { argsFor, type CatalogTool } from "./load-mix";
 import {
+  type History,
+  type HistoryEntry,
+  historyFiles,
   kept,
   otherSuites,
   queryKey,
@@ -265,15 +268,8 @@ function solve3(m: number[][], v: number[]): number[] | null {
   return [0, 1, 2].map((col) => det(m.map((row, r) => row.map((x, c) => (c === col ? (v[r] ?? 0) : x)))) / d);
 }
 
-interface HistoryQuery extends EvalQuery {
-  user: string;
-  /**
-   * What the agent's model sent to tool_search for the user's message (`query`). With it, an entry
-   * is replayed as an agent works: `context` with the user's message, the model's search, and the
-   * user's message searched only when the model's search did not return the tool.
-   */
-  search?: string;
-}
+/** A request of a tenant's past, with the end user who asked it. */
+type HistoryQuery = HistoryEntry & { user: string };
 
 /** A tenant's past: each end user's requests, in sessions of this many (a working session's worth). */
 const REQUESTS_PER_SESSION = 8;
@@ -490,7 +486,7 @@ try {
   // Each set's cold outcomes, which the learning evaluation's control must equal.
   const colds: LearningTest[] = [];
   /** The other catalogs' learning evaluations: each with a history of its own. */
-  const learnings: { tools: unknown[]; history: string[]; tests: LearningTest[] }[] = [];
+  const learnings: { tools: unknown[]; history: History; tests: LearningTest[] }[] = [];
   for (const [i, set] of sets.entries()) {
     const search = (query: string) => bench.op<SearchOutput>(session, "tool_search", { query, limit: 10 });
     const { outcomes, misses } = await run(search, set.queries, catalog);
@@ -562,35 +558,27 @@ try {
     );
     for (const o of low) console.log(`  ${o.top.toFixed(2)}  ${o.query}`);
   }
-  const readHistory = (files: readonly string[]) =>
-    files
-      .flatMap((file) => JSON.parse(readFileSync(file, "utf8")) as HistoryQuery[])
-      .map((h, i) => ({
-        ...h,
-        user: h.user ?? `session-${i % 4}`,
-      }));
+  const readHistory = (history: History): HistoryQuery[] =>
+    history.entries().map((h, i) => ({ ...h, user: h.user ?? `session-${i % 4}` }));
   const evaluations =
     args["suite-only"] || colds.length === 0 || !existsSync(args.history)
       ? []
       : [
           {
             tools: catalog,
-            history: [args.history],
+            history: {
+              source:
+                args.history === HISTORY ? `${HISTORY}, worded independently of the test sets` : args.history,
+              entries: historyFiles([args.history]).entries,
+            },
             tests: colds,
-            source:
-              args.history === HISTORY ? `${HISTORY}, worded independently of the test sets` : args.history,
           },
           // Another history is an experiment on the dev catalog alone.
-          ...(args.history === HISTORY
-            ? learnings.map((l) => ({
-                ...l,
-                source: `${l.history.join(" + ")}, worded independently of the test set`,
-              }))
-            : []),
+          ...(args.history === HISTORY ? learnings : []),
         ];
   for (const evaluation of evaluations) {
-    const { tools, history, tests, source } = evaluation;
-    const learned = await learningEvaluation(tools, readHistory(history), tests, source);
+    const { tools, history, tests } = evaluation;
+    const learned = await learningEvaluation(tools, readHistory(history), tests, history.source);
     const body = learned.sections.map((s) => `${s.file}\n\n${s.table}\n\n${s.targets}`).join("\n\n");
     console.log(`\n${learned.heading}\n\n${body}\n`);
     sections.push(`### ${learned.heading}\n\n${body}\n`);

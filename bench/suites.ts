@@ -24,10 +24,35 @@ export interface Suite {
   source: string;
   /**
    * Requests of the catalog's users, worded independently of its queries, for the learning
-   * evaluation: each entry is one tenant's past (its files replayed together), a larger past after
-   * a smaller one, so the lift can be read against how much use a tenant has had.
+   * evaluation: each entry is one tenant's past, a larger past after a smaller one, so the lift can
+   * be read against how much use a tenant has had.
    */
-  histories: string[][];
+  histories: History[];
+}
+
+/** A request of a tenant's past: by `user` when it says (else one of four sessions'). */
+export interface HistoryEntry extends SuiteQuery {
+  user?: string;
+  /**
+   * What the agent's model sent to tool_search for the user's message (`query`). With it, an entry
+   * is replayed as an agent works: `context` with the user's message, the model's search, and the
+   * user's message searched only when the model's search did not return the tool.
+   */
+  search?: string;
+}
+
+/** A tenant's past: where it comes from, and its requests, read when the evaluation replays it. */
+export interface History {
+  source: string;
+  entries: () => HistoryEntry[];
+}
+
+/** A past written as history files of bench/search-eval/, replayed together. */
+export function historyFiles(files: readonly string[]): History {
+  return {
+    source: `${files.join(" + ")}, worded independently of the test set`,
+    entries: () => files.flatMap((file) => JSON.parse(readFileSync(file, "utf8")) as HistoryEntry[]),
+  };
 }
 
 interface FlatTool {
@@ -66,7 +91,7 @@ export function otherSuites(): Suite[] {
       catalog: tools.map((t) => ({ name: t.name, namespace: t.namespace, description: t.description })),
       sets: [{ name: "metatool", queries: readJsonl(`${metatool}/queries.jsonl`) }],
       // Our own history for the public catalog: the sample has none.
-      histories: existsSync(METATOOL_HISTORY) ? [[METATOOL_HISTORY]] : [],
+      histories: existsSync(METATOOL_HISTORY) ? [historyFiles([METATOOL_HISTORY])] : [],
     });
   }
   const toollens = toolLens(process.env.TOOLLENS_DIR);
@@ -92,9 +117,9 @@ function mcpSuite(name: string): Suite | null {
     })),
     sets: [{ name, queries: readJsonl(`${dir}/queries.jsonl`) }],
     // history.json: 12 people of one company; history-company.json: 48 more of the same company.
-    histories: [[`${dir}/history.json`], [`${dir}/history.json`, `${dir}/history-company.json`]].filter(
-      (files) => files.every((file) => existsSync(file)),
-    ),
+    histories: [[`${dir}/history.json`], [`${dir}/history.json`, `${dir}/history-company.json`]]
+      .filter((files) => files.every((file) => existsSync(file)))
+      .map(historyFiles),
   };
 }
 
@@ -169,23 +194,66 @@ function toolLens(dir: string | undefined): Suite | null {
       return [q._id, q.text] as const;
     }),
   );
-  const expected = new Map<string, string[]>();
-  for (const line of lines("qrels/test.tsv").slice(1)) {
-    const [query = "", tool = ""] = line.split("\t");
-    const name = names.get(tool);
-    if (name) expected.set(query, [...(expected.get(query) ?? []), name]);
-  }
-  const queries = [...expected].flatMap(([id, tools]) => {
-    const query = texts.get(id);
-    return query ? [{ query, expected: tools, kind: "toollens" }] : [];
-  });
+  const split = (file: string) => {
+    const expected = new Map<string, string[]>();
+    for (const line of lines(file).slice(1)) {
+      const [query = "", tool = ""] = line.split("\t");
+      const name = names.get(tool);
+      if (name) expected.set(query, [...(expected.get(query) ?? []), name]);
+    }
+    return [...expected].flatMap(([id, tools]) => {
+      const query = texts.get(id);
+      return query ? [{ id, query, expected: tools }] : [];
+    });
+  };
+  const queries = split("qrels/test.tsv").map(({ query, expected }) => ({
+    query,
+    expected,
+    kind: "toollens",
+  }));
   return {
     name: "toollens",
     source: `TOOLLENS_DIR (ToolLens test split, ${catalog.length} RapidAPI endpoints; read in place)`,
     catalog,
     sets: [{ name: "toollens", queries }],
-    histories: [],
+    histories: TOOLLENS_PASTS.map((past) => ({
+      source: `ToolLens's train split: ${past.users} people × ${past.requests} requests, none of the test split's sentences`,
+      entries: () => toolLensHistory(split("qrels/train.tsv"), queries, past),
+    })),
   };
+}
+
+/**
+ * The pasts the learning evaluation replays on ToolLens: end users × requests each, drawn from its
+ * train split (other people's requests for the same endpoints), a smaller tenant and a larger one.
+ */
+const TOOLLENS_PASTS = [
+  { users: 60, requests: 20 },
+  { users: 240, requests: 20 },
+] as const;
+
+/**
+ * `past.users` end users with `past.requests` requests each, spread evenly (by id) over ToolLens's
+ * train split, leaving out any sentence the test split also asks (the splits share sentence
+ * patterns, and a past must be worded independently of the test set). Read in place, kept in memory.
+ */
+function toolLensHistory(
+  train: readonly { id: string; query: string; expected: string[] }[],
+  test: readonly SuiteQuery[],
+  past: { users: number; requests: number },
+): HistoryEntry[] {
+  const key = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
+  const asked = new Set(test.map((q) => key(q.query)));
+  const pool = train.filter((q) => !asked.has(key(q.query))).sort((a, b) => Number(a.id) - Number(b.id));
+  const wanted = Math.min(pool.length, past.users * past.requests);
+  return Array.from({ length: wanted }, (_, i) => {
+    const q = pool[Math.floor((i * pool.length) / wanted)] as (typeof pool)[number];
+    return { query: q.query, expected: q.expected, kind: "toollens", user: `toollens-${i % past.users}` };
+  });
 }
 
 export interface SetFigures {
