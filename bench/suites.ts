@@ -144,7 +144,8 @@ const slug = (text: string) =>
  * read in place from the `datasets/ToolLens` folder of a checkout of github.com/quchangle1/COLT named
  * by TOOLLENS_DIR: the repository states no license, so nothing of it is copied here. Its test split,
  * each endpoint as a tool: the API's name as namespace, the endpoint's as name, its description,
- * its category as tag and its parameters' names and descriptions as input schema.
+ * its category as tag and its parameters' names and descriptions as input schema. Its train split
+ * is the learning evaluation's past (toolLensHistory).
  */
 function toolLens(dir: string | undefined): Suite | null {
   if (!dir || !existsSync(`${dir}/corpus.jsonl`)) return null;
