@@ -567,9 +567,9 @@ try {
           {
             tools: catalog,
             history: {
+              ...historyFiles([args.history]),
               source:
                 args.history === HISTORY ? `${HISTORY}, worded independently of the test sets` : args.history,
-              entries: historyFiles([args.history]).entries,
             },
             tests: colds,
           },

@@ -81,7 +81,7 @@ export function queryMass(groups: readonly TermGroup[], corpus: Corpus): number 
  * argument words) and its best match more relevant the more pieces the id had.
  */
 export function requestConcepts(groups: readonly TermGroup[], corpus: Corpus): number {
-  return groups.filter((g) => g.terms.length > 0 && !unseenArgument(g, corpus)).length;
+  return conceptCount(groups.filter((g) => !unseenArgument(g, corpus)));
 }
 
 /** An argument the index has never seen (a name, an id, a time): what the request acts on, not what it asks for. */
