@@ -1,6 +1,7 @@
 // The baseline every public tool-retrieval benchmark reports (issue 29: "ahead of the best BM25
 // variant by ≥ 3 points R@1"): BM25 over each tool's name and description, or over all of its text
-// (namespace, tags, parameters' names and descriptions too, as ToolLens's corpus holds them), in the
+// (namespace, tags, parameters' names and descriptions and the keys of what it returns too, as
+// ToolLens's corpus holds them), in the
 // three variants of Python's rank_bm25 (Okapi, L, Plus, with its defaults), on plain or
 // Porter2-stemmed words, with or without the `stopword` package's English list. The best variant's Recall@1 on a set is the
 // figure Trove must beat there.
@@ -22,6 +23,21 @@ export interface BaselineTool {
   namespace?: string;
   tags?: readonly string[];
   input_schema?: { properties?: Record<string, { description?: string }> };
+  output_schema?: Record<string, unknown>;
+}
+
+/** Property names and descriptions of a JSON Schema, nested ones included. */
+function schemaWords(schema: unknown): string[] {
+  if (!schema || typeof schema !== "object") return [];
+  const node = schema as { properties?: Record<string, { description?: string }>; items?: unknown };
+  return [
+    ...Object.entries(node.properties ?? {}).flatMap(([name, p]) => [
+      name,
+      p.description ?? "",
+      ...schemaWords(p),
+    ]),
+    ...schemaWords(node.items),
+  ];
 }
 
 /** What a tool's document holds in each variant. */
@@ -34,6 +50,7 @@ const DOCUMENTS = {
       t.description,
       ...(t.tags ?? []),
       ...Object.entries(t.input_schema?.properties ?? {}).flatMap(([name, p]) => [name, p.description ?? ""]),
+      ...schemaWords(t.output_schema),
     ].join(" "),
 };
 

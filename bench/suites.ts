@@ -125,7 +125,29 @@ function mcpSuite(name: string): Suite | null {
 
 /** A ToolLens corpus line's text: its RapidAPI fields, in this order. */
 const TOOLLENS_TEXT =
-  /^category_name:(.*?), tool_name:(.*?), api_name:(.*?), api_description:(.*?), required_params: (.*?), optional_params: (.*?), return_schema: /s;
+  /^category_name:(.*?), tool_name:(.*?), api_name:(.*?), api_description:(.*?), required_params: (.*?), optional_params: (.*?), return_schema: (.*)$/s;
+
+/**
+ * An endpoint's output schema: the keys of its RapidAPI return example (`{"results":
+ * {"ingredients": [...]}}`), when that is a JSON object (a quarter of the corpus has none).
+ */
+function outputSchema(text: string): Record<string, unknown> | undefined {
+  try {
+    const schema = returnSchema(JSON.parse(text));
+    return schema.type === "object" ? schema : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function returnSchema(value: unknown): Record<string, unknown> {
+  if (Array.isArray(value)) return value.length > 0 ? { type: "array", items: returnSchema(value[0]) } : {};
+  if (!value || typeof value !== "object") return {};
+  return {
+    type: "object",
+    properties: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, returnSchema(v)])),
+  };
+}
 
 interface RapidParam {
   name: string;
@@ -144,7 +166,8 @@ const slug = (text: string) =>
  * read in place from the `datasets/ToolLens` folder of a checkout of github.com/quchangle1/COLT named
  * by TOOLLENS_DIR: the repository states no license, so nothing of it is copied here. Its test split,
  * each endpoint as a tool: the API's name as namespace, the endpoint's as name, its description,
- * its category as tag and its parameters' names and descriptions as input schema. Its train split
+ * its category as tag, its parameters' names and descriptions as input schema and its return
+ * example's keys as output schema. Its train split
  * is the learning evaluation's past (toolLensHistory).
  */
 function toolLens(dir: string | undefined): Suite | null {
@@ -159,7 +182,16 @@ function toolLens(dir: string | undefined): Suite | null {
     const doc = JSON.parse(line) as { _id: string; text: string };
     const m = TOOLLENS_TEXT.exec(doc.text);
     if (!m) return [];
-    const [, category = "", api = "", endpoint = "", description = "", required = "[]", optional = "[]"] = m;
+    const [
+      ,
+      category = "",
+      api = "",
+      endpoint = "",
+      description = "",
+      required = "[]",
+      optional = "[]",
+      returns = "",
+    ] = m;
     const namespace = slug(api);
     let name = `${namespace}.${slug(endpoint)}`;
     for (let n = 2; taken.has(name); n++) name = `${namespace}.${slug(endpoint)}_${n}`;
@@ -186,6 +218,7 @@ function toolLens(dir: string | undefined): Suite | null {
           ),
           required: params(required).map((p) => p.name),
         },
+        output_schema: outputSchema(returns),
       },
     ];
   });

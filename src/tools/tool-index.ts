@@ -72,7 +72,12 @@ export function localTerms(name: string, namespace: string): string[] {
 }
 
 export function toolSearchFields(tool: NormalizedTool): ToolSearchFields {
-  const params = schemaText(tool.input_schema).join(" ").slice(0, MAX_PARAM_TEXT);
+  // What the tool takes, then what it returns: a request may name the answer it wants ("the
+  // calories of…" for a tool whose output has `calories`). The input's text comes first, so a long
+  // output schema never pushes it past the cap.
+  const params = [...schemaText(tool.input_schema), ...schemaText(tool.output_schema)]
+    .join(" ")
+    .slice(0, MAX_PARAM_TEXT);
   const examples = (tool.examples ?? []).map((e) => e.description ?? "").join(" ");
   return {
     f_name: indexText(localName(tool)),

@@ -134,6 +134,29 @@ describe("full text search", () => {
     expect(found[0]?.relevance).toBe(found[1]?.relevance);
   });
 
+  it("orders tools that share the request's words by what each returns", async () => {
+    // Two lookups that say the same; the request names a field of one's output schema. Without
+    // it the shorter name would come first.
+    const lookup = (name: string, fields: string[]) => ({
+      name: `food.${name}`,
+      description: "Look up a food item",
+      output_schema: {
+        type: "object",
+        properties: Object.fromEntries(fields.map((f) => [f, { type: "number" }])),
+      },
+    });
+    const sid = await seeded([
+      lookup("lookup_price", ["price", "discount"]),
+      lookup("lookup_nutrients", ["calories", "protein"]),
+    ]);
+    const res = await search(sid, { query: "look up the calories of a food item" });
+    expect(res.status).toBe(200);
+    const found: { name: string; relevance: number }[] = res.json.tools;
+    expect(found.map((t) => t.name)).toEqual(["food.lookup_nutrients", "food.lookup_price"]);
+    // What a tool returns orders, like its parameters, but is no evidence that it fits.
+    expect(found[0]?.relevance).toBe(found[1]?.relevance);
+  });
+
   it("matches two words of the request that the catalog writes as one", async () => {
     const sid = await seeded([
       { name: "grafana.check_datasources_health", description: "Check that every configured source answers" },
