@@ -71,7 +71,7 @@ const TOOL_ROW_COLUMNS_V8 = [
 ] as const;
 
 /** trove_tools' columns besides its rowid `id`, in table order. */
-export const TOOL_ROW_COLUMNS = [...TOOL_ROW_COLUMNS_V8, "f_offers", "f_learned_near"] as const;
+export const TOOL_ROW_COLUMNS = [...TOOL_ROW_COLUMNS_V8, "f_offers", "f_learned_near", "f_returns"] as const;
 
 /** The columns learning writes (src/learning/session-learning.ts); a catalog sync never does. */
 export const LEARNED_COLUMNS = ["f_learned", "f_learned_near"] as const;
@@ -414,6 +414,16 @@ export const MIGRATIONS: readonly Migration[] = [
       // Not indexed: search reads it for the candidates FTS5 found (fts-pipeline's contenders).
       // The session's next learning refresh fills it.
       `ALTER TABLE trove_tools ADD COLUMN f_learned_near TEXT NOT NULL DEFAULT ''`,
+    ],
+  },
+  {
+    version: 13,
+    name: "what a tool returns",
+    statements: [
+      // Filled from each record when the session re-normalizes its index text on start
+      // (src/session/index-text.ts: the text version moved with this column). Not indexed: search
+      // reads it for the candidates FTS5 already found (src/tools/tool-search.ts).
+      `ALTER TABLE trove_tools ADD COLUMN f_returns TEXT NOT NULL DEFAULT ''`,
     ],
   },
 ];

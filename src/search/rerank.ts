@@ -44,6 +44,11 @@ export interface FieldSpec {
    * `score`, and the caller decides which records may use it (fts-pipeline's contenders).
    */
   contender?: boolean;
+  /**
+   * The field is kept beside the full-text index, not in it: a term only it holds has no document
+   * frequency, and weighs there as a term one record holds (what a tool returns: "calories").
+   */
+  unindexed?: boolean;
 }
 
 /** A related term stands in for a concept at this fraction of a direct match. */
@@ -243,6 +248,7 @@ export function matches(
           const tf = field?.counts.get(term) ?? 0;
           if (tf === 0 || !field) continue;
           const spec = fields[fi] as FieldSpec;
+          if (termIdf === 0 && !spec.unindexed && !spec.contender) continue;
           if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
           const add = ((weights[fi] ?? 0) * tf) / norm;
@@ -256,7 +262,8 @@ export function matches(
         }
         const named =
           group.context && fields.some((spec, fi) => spec.names && (doc[fi]?.counts.get(term) ?? 0) > 0);
-        const factor = (named ? 1 : weight) * termIdf;
+        // Only an unindexed field can hold a term the index lacks (the loop skips the others).
+        const factor = (named ? 1 : weight) * (termIdf === 0 ? nearIdf : termIdf);
         const termScore = factor * (pseudoTf / (K1 + pseudoTf));
         const ownScore = factor * (own / (K1 + own));
         const shownScore = factor * (shown / (K1 + shown));

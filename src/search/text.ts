@@ -77,7 +77,7 @@ export function wordTerms(word: string): string[] {
 /**
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own), or when a record's search fields
- * change (9: a tool's f_offers, src/tools/tool-index.ts; 10: f_params holds the output schema's text).
+ * change (9: a tool's f_offers, src/tools/tool-index.ts; 10: f_returns, the output schema's text).
  */
 const NORMALIZER_REVISION = 10;
 let textVersion: string | undefined;

@@ -14,6 +14,8 @@ export interface ToolSearchFields {
    * Search decides per catalog whether they are operations (src/tools/tool-search.ts).
    */
   f_offers: string;
+  /** The names and descriptions of what the tool returns (its output schema); not indexed. */
+  f_returns: string;
 }
 
 const MAX_PARAM_TEXT = 4000;
@@ -72,12 +74,7 @@ export function localTerms(name: string, namespace: string): string[] {
 }
 
 export function toolSearchFields(tool: NormalizedTool): ToolSearchFields {
-  // What the tool takes, then what it returns: a request may name the answer it wants ("the
-  // calories of…" for a tool whose output has `calories`). The input's text comes first, so a long
-  // output schema never pushes it past the cap.
-  const params = [...schemaText(tool.input_schema), ...schemaText(tool.output_schema)]
-    .join(" ")
-    .slice(0, MAX_PARAM_TEXT);
+  const params = schemaText(tool.input_schema).join(" ").slice(0, MAX_PARAM_TEXT);
   const examples = (tool.examples ?? []).map((e) => e.description ?? "").join(" ");
   return {
     f_name: indexText(localName(tool)),
@@ -87,5 +84,6 @@ export function toolSearchFields(tool: NormalizedTool): ToolSearchFields {
     f_params: indexText(params),
     f_examples: indexText(examples),
     f_offers: offeredTerms(tool.input_schema),
+    f_returns: indexText(schemaText(tool.output_schema).join(" ").slice(0, MAX_PARAM_TEXT)),
   };
 }

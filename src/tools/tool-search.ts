@@ -202,6 +202,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
     r.f_examples,
     r.f_learned,
     r.f_params,
+    r.f_returns,
     r.purpose,
     r.f_learned_near,
   ],
@@ -228,6 +229,9 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
       shortOf: 3,
       longRequest: { weight: 4.5, from: 8, to: 15 },
     }, // f_params
+    // What the tool returns, as weakly and for the same reason: a request may name the answer it
+    // wants ("the calories of a banana"). Unlike arguments, a long request does not spell it out.
+    { weight: 0.3, b: 0.75, rankOnly: true, unindexed: true }, // f_returns
     // What the description's first sentence says the tool does, as a title field: a long
     // description (a docstring, a prompt for the model) no longer dilutes the sentence that
     // matches the request. Half a description's weight, its length normalization.
@@ -289,6 +293,7 @@ function candidate(row: ToolRow & IndexedFields, catalog: CatalogStore): FtsRow 
     f_tags: row.f_tags,
     f_description: row.f_description,
     f_params: row.f_params,
+    f_returns: row.f_returns,
     f_examples: row.f_examples,
     f_learned: row.f_learned,
     f_learned_near: row.f_learned_near,

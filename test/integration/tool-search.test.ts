@@ -1,8 +1,12 @@
 // tool_search through HTTP: full text, exact and regex search, scores, policy, loading modes, order.
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createSql } from "../../src/db/sql";
 import { ACTION_CONFLICT } from "../../src/search/action-rules";
+import { renormalizeSession } from "../../src/session/index-text";
 import { call, newSid, op } from "../support/http";
 import { type Hit, Model } from "../support/search-model";
+import { sessionStub } from "../support/session";
 
 const CATALOG = [
   {
@@ -155,6 +159,34 @@ describe("full text search", () => {
     expect(found.map((t) => t.name)).toEqual(["food.lookup_nutrients", "food.lookup_price"]);
     // What a tool returns orders, like its parameters, but is no evidence that it fits.
     expect(found[0]?.relevance).toBe(found[1]?.relevance);
+  });
+
+  it("reads what a tool returns from its record when written, and again when the index text moves on", async () => {
+    const sid = await seeded([
+      {
+        name: "food.lookup",
+        description: "Look up a food item",
+        input_schema: { type: "object", properties: { item: { type: "string" } } },
+        output_schema: {
+          type: "object",
+          properties: { calories: { type: "number", description: "Energy per serving" } },
+        },
+      },
+    ]);
+    await runInDurableObject(sessionStub(sid), (_obj, state) => {
+      const sql = createSql(state.storage.sql);
+      const fields = () =>
+        sql.one<{ f_params: string; f_returns: string }>(
+          `SELECT f_params, f_returns FROM trove_tools WHERE name = 'food.lookup'`,
+        );
+      // Not in the parameters' text, whose weight rises with a long request's arguments.
+      expect(fields()).toEqual({ f_params: "item", f_returns: "calori energi serv" });
+      // A session written before the column existed holds '' until its next start re-normalizes it.
+      sql.run(`UPDATE trove_tools SET f_returns = '' WHERE name = 'food.lookup'`);
+      sql.run(`UPDATE trove_meta SET value = 'an-older-release' WHERE key = 'index_text'`);
+      expect(renormalizeSession(sql)).toEqual({ tools: 1, skills: 0 });
+      expect(fields()?.f_returns).toBe("calori energi serv");
+    });
   });
 
   it("matches two words of the request that the catalog writes as one", async () => {
