@@ -190,11 +190,12 @@ export function matches(
   corpus: Corpus,
 ): Match[] {
   const idfOf = (df: number) => Math.log(1 + (corpus.size - df + 0.5) / (df + 0.5));
-  // A term no indexed field holds scores nothing, except in a contender field, which is not
-  // indexed: there it weighs as a term one record holds (a learned word no tool's own text says).
+  // A term no indexed field holds scores only in a field kept beside the index (a contender or an
+  // unindexed field), and there weighs as a term one record holds (a learned word no tool's own
+  // text says, a word only a tool's output names).
   const term = (t: string, weight: number) => {
     const df = corpus.docFrequency(t);
-    return { term: t, idf: df === 0 ? 0 : idfOf(df), nearIdf: idfOf(Math.max(1, df)), weight };
+    return { term: t, indexed: df > 0, idf: idfOf(Math.max(1, df)), weight };
   };
   const weighted = groups.map((g) => ({
     mass: groupMass(g, corpus),
@@ -238,7 +239,7 @@ export function matches(
       let phraseShown = 0;
       let bestNear = 0;
       let phraseNear = 0;
-      for (const { term, idf: termIdf, nearIdf, weight } of group.terms) {
+      for (const { term, indexed, idf, weight } of group.terms) {
         let pseudoTf = 0;
         let own = 0;
         let shown = 0;
@@ -248,7 +249,7 @@ export function matches(
           const tf = field?.counts.get(term) ?? 0;
           if (tf === 0 || !field) continue;
           const spec = fields[fi] as FieldSpec;
-          if (termIdf === 0 && !spec.unindexed && !spec.contender) continue;
+          if (!indexed && !spec.unindexed && !spec.contender) continue;
           if (spec.gapsOnly && pseudoTf > 0) continue;
           const norm = 1 - spec.b + spec.b * (field.length / (avgLength[fi] ?? 1));
           const add = ((weights[fi] ?? 0) * tf) / norm;
@@ -262,13 +263,11 @@ export function matches(
         }
         const named =
           group.context && fields.some((spec, fi) => spec.names && (doc[fi]?.counts.get(term) ?? 0) > 0);
-        // Only an unindexed field can hold a term the index lacks (the loop skips the others).
-        const factor = (named ? 1 : weight) * (termIdf === 0 ? nearIdf : termIdf);
+        const factor = (named ? 1 : weight) * idf;
         const termScore = factor * (pseudoTf / (K1 + pseudoTf));
         const ownScore = factor * (own / (K1 + own));
         const shownScore = factor * (shown / (K1 + shown));
-        const nearScore =
-          gap === 0 ? termScore : (named ? 1 : weight) * nearIdf * ((pseudoTf + gap) / (K1 + pseudoTf + gap));
+        const nearScore = gap === 0 ? termScore : factor * ((pseudoTf + gap) / (K1 + pseudoTf + gap));
         if (group.direct.has(term)) {
           phrase += group.share * termScore;
           phraseOwn += group.share * ownScore;
