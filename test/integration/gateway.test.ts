@@ -59,6 +59,13 @@ async function callTool(
 
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
+/** The gateway profile every test starts from. */
+const PROFILE = {
+  upstreams: ["tools", "hasty", "lively"],
+  policy: { approval: ["tools.delete_*"], deny: ["tools.update_user"] },
+  always_loaded_patterns: ["tools.echo"],
+};
+
 beforeAll(async () => {
   const put = await call("PUT", "/v1/upstreams/tools", { url: "https://tools.upstream.test/mcp" });
   expect(put.json.status).toBe("ok");
@@ -72,11 +79,7 @@ beforeAll(async () => {
   expect(
     (await call("PUT", "/v1/upstreams/lively", { url: "https://sse.upstream.test/mcp" })).json.tools,
   ).toBe(56);
-  const profile = await call("PUT", "/v1/gateway/profile", {
-    upstreams: ["tools", "hasty", "lively"],
-    policy: { approval: ["tools.delete_*"], deny: ["tools.update_user"] },
-    always_loaded_patterns: ["tools.echo"],
-  });
+  const profile = await call("PUT", "/v1/gateway/profile", PROFILE);
   expect(profile.status).toBe(200);
 });
 
@@ -113,6 +116,33 @@ describe("the gateway", () => {
     // A found tool called by its own name, as a host that re-listed would.
     const got = await callTool(client, "tools.get_invoice", { id: "in_1" });
     expect(got.structuredContent).toEqual({ tool: "get_invoice", args: { id: "in_1" } });
+  });
+
+  it("orders imported tools that share the request's words by what each returns", async () => {
+    // Two upstream tools that say the same and take the same input; only west's outputSchema
+    // holds calories. Without it east, first by name, would come first.
+    const upstream = await call("PUT", "/v1/upstreams/food", { url: "https://food.upstream.test/mcp" });
+    expect(upstream.json).toMatchObject({ status: "ok", tools: 2 });
+    await call("PUT", "/v1/gateway/profile", { ...PROFILE, upstreams: [...PROFILE.upstreams, "food"] });
+    try {
+      const { client } = await connect();
+      const found = await callTool(client, "tool_search", { query: "look up the calories in a banana" });
+      expect(found.isError ?? false).toBe(false);
+      const results = (found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
+      expect(results.slice(0, 2)).toEqual(["food.query_west", "food.query_east"]);
+      // Found tools are listed, with the outputSchema the upstream declared.
+      const listed = (await client.listTools()).tools;
+      expect(listed.find((t) => t.name === "food.query_west")?.outputSchema).toEqual({
+        type: "object",
+        properties: {
+          calories: { type: "number", description: "Energy per serving" },
+          protein: { type: "number", description: "Grams per serving" },
+        },
+      });
+    } finally {
+      await call("PUT", "/v1/gateway/profile", PROFILE);
+      await call("DELETE", "/v1/upstreams/food");
+    }
   });
 
   it("activates a tool on its first call and says the list changed", async () => {
