@@ -71,10 +71,16 @@ const TOOL_ROW_COLUMNS_V8 = [
 ] as const;
 
 /** trove_tools' columns besides its rowid `id`, in table order. */
-export const TOOL_ROW_COLUMNS = [...TOOL_ROW_COLUMNS_V8, "f_offers", "f_learned_near", "f_returns"] as const;
+export const TOOL_ROW_COLUMNS = [
+  ...TOOL_ROW_COLUMNS_V8,
+  "f_offers",
+  "f_learned_near",
+  "f_returns",
+  "f_learned_own",
+] as const;
 
 /** The columns learning writes (src/learning/session-learning.ts); a catalog sync never does. */
-export const LEARNED_COLUMNS = ["f_learned", "f_learned_near"] as const;
+export const LEARNED_COLUMNS = ["f_learned", "f_learned_near", "f_learned_own"] as const;
 export type LearnedColumn = (typeof LEARNED_COLUMNS)[number];
 
 /** trove_tools' columns a catalog sync writes: all but the learned ones. */
@@ -424,6 +430,15 @@ export const MIGRATIONS: readonly Migration[] = [
       // (src/session/index-text.ts: the text version moved with this column). Not indexed: search
       // reads it for the candidates FTS5 already found (src/tools/tool-search.ts).
       `ALTER TABLE trove_tools ADD COLUMN f_returns TEXT NOT NULL DEFAULT ''`,
+    ],
+  },
+  {
+    version: 14,
+    name: "learned words a tool says itself, which order it among the tools a request fits",
+    statements: [
+      // Not indexed: search reads it for the candidates FTS5 found (fts-pipeline's contenders).
+      // The session's next learning refresh fills it.
+      `ALTER TABLE trove_tools ADD COLUMN f_learned_own TEXT NOT NULL DEFAULT ''`,
     ],
   },
 ];

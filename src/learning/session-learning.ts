@@ -50,6 +50,11 @@ export interface LearningThresholds {
    * already fits.
    */
   min_support_near: number;
+  /**
+   * A word the tool's own fields already hold: it goes to the contender field f_learned_own and
+   * orders the tool among the tools a request already fits, which say the word too.
+   */
+  min_support_own: number;
 }
 
 /** Repetitions of a term in f_learned, the index's measure of its strength: 1 at its threshold, 3 at most. */
@@ -189,8 +194,9 @@ export class SessionLearning {
    * Puts the tenant's learned terms in the tools' index; returns the tools changed. A term counts
    * when its agreement (the sources that taught it) reaches the threshold that applies to it,
    * repeated once more each time its support (their weights) doubles past that threshold (at most
-   * MAX_LEVEL times); a term the tool's own fields hold adds nothing. A
-   * tool this session does not hold is skipped (it gets its text when a later full refresh finds it).
+   * MAX_LEVEL times); a term the tool's own fields hold only orders it among contenders
+   * (learnedText). A tool this session does not hold is skipped (it gets its text when a later full
+   * refresh finds it).
    */
   apply(
     version: number,
@@ -230,12 +236,13 @@ export class SessionLearning {
     for (const { id, terms } of held) {
       const row = rows.get(id);
       if (!row) continue;
-      const { learned, near } = learnedText(row, terms, thresholds, elsewhere);
+      const { learned, near, own } = learnedText(row, terms, thresholds, elsewhere);
       const { rowsWritten } = this.sql.run(
-        `UPDATE trove_tools SET f_learned = ?1, f_learned_near = ?2
-         WHERE id = ?3 AND (f_learned != ?1 OR f_learned_near != ?2)`,
+        `UPDATE trove_tools SET f_learned = ?1, f_learned_near = ?2, f_learned_own = ?3
+         WHERE id = ?4 AND (f_learned != ?1 OR f_learned_near != ?2 OR f_learned_own != ?3)`,
         learned,
         near,
+        own,
         id,
       );
       if (rowsWritten > 0) changed++;
@@ -258,7 +265,8 @@ export class SessionLearning {
     this.#checkedAt = 0;
     this.#pending = [];
     return this.sql.run(
-      `UPDATE trove_tools SET f_learned = '', f_learned_near = '' WHERE f_learned != '' OR f_learned_near != ''`,
+      `UPDATE trove_tools SET f_learned = '', f_learned_near = '', f_learned_own = ''
+       WHERE f_learned != '' OR f_learned_near != '' OR f_learned_own != ''`,
     ).rowsWritten;
   }
 
@@ -292,41 +300,49 @@ interface DirectFields {
 }
 
 /**
- * The learned text of one tool (see SessionLearning.apply): `learned`, the terms that passed their
- * threshold, and `near`, the terms short of it that have min_support_near's agreement (a read tool)
- * or min_support_write's (a tool that changes something). `near` counts only where the request
- * already fits the tool (fts-pipeline's contenders), so it can reorder the tools a request fits and
- * lift no other.
+ * The learned text of one tool (see SessionLearning.apply): `learned`, the terms its own fields
+ * lack that passed their threshold; `near`, those short of it that have min_support_near's
+ * agreement (a read tool) or min_support_write's (a tool that changes something); `own`, the terms
+ * its own fields hold that have min_support_own's (and, for a tool that changes something,
+ * min_support_write's). `near` and `own` count only where the request already fits the tool
+ * (fts-pipeline's contenders), so they reorder the tools a request fits and lift no other: of the
+ * tools that all say "forecast", the one this tenant's people use when they say it.
  */
 function learnedText(
   row: DirectFields,
   terms: ServedTool["terms"],
   thresholds: LearningThresholds,
   elsewhere: (stem: string) => boolean,
-): { learned: string; near: string } {
-  const own = new Set(
+): { learned: string; near: string; own: string } {
+  const says = new Set(
     [row.f_name, row.f_namespace, row.f_tags, row.f_description, row.f_examples].join(" ").split(" "),
   );
   const reads = row.side_effects === "read" || row.side_effects === "pure";
   const alone = reads ? thresholds.min_support : thresholds.min_support_write;
   const nearly = reads ? Math.min(thresholds.min_support_near, alone) : alone;
-  const learned: string[] = [];
-  const near: string[] = [];
+  // A word the tool says itself: the agreement it takes to prefer the tool to siblings that say it.
+  const said = reads ? thresholds.min_support_own : Math.max(thresholds.min_support_own, alone);
+  const out = { learned: [] as string[], near: [] as string[], own: [] as string[] };
+  // Counted by agreement, strengthened by support: words that did not themselves find the tool
+  // (INDIRECT_WEIGHT) need twice the sources for each further level.
+  const add = (field: string[], stems: readonly string[], support: number, threshold: number) => {
+    const level = Math.min(MAX_LEVEL, Math.max(1, 1 + Math.floor(Math.log2(support / threshold))));
+    for (let i = 0; i < level; i++) field.push(...stems);
+  };
   for (const { term, support, agreement = support } of terms) {
     const stems = indexText(term)
       .split(" ")
-      .filter((s) => s !== "" && !own.has(s));
-    if (stems.length === 0) continue;
-    const required = stems.some(elsewhere) ? thresholds.min_support_contested : alone;
+      .filter((s) => s !== "");
+    const held = stems.filter((s) => says.has(s));
+    if (held.length > 0 && agreement >= said) add(out.own, held, support, said);
+    const gaps = stems.filter((s) => !says.has(s));
+    if (gaps.length === 0) continue;
+    const required = gaps.some(elsewhere) ? thresholds.min_support_contested : alone;
     // Short of its threshold, a word with the agreement `nearly` asks for counts as near.
-    const [out, threshold] = agreement >= required ? [learned, required] : [near, nearly];
-    if (!(agreement >= threshold)) continue;
-    // Counted by agreement, strengthened by support: words that did not themselves find the tool
-    // (INDIRECT_WEIGHT) need twice the sources for each further level.
-    const level = Math.min(MAX_LEVEL, Math.max(1, 1 + Math.floor(Math.log2(support / threshold))));
-    for (let i = 0; i < level; i++) out.push(...stems);
+    if (agreement >= required) add(out.learned, gaps, support, required);
+    else if (agreement >= nearly) add(out.near, gaps, support, nearly);
   }
-  return { learned: learned.join(" "), near: near.join(" ") };
+  return { learned: out.learned.join(" "), near: out.near.join(" "), own: out.own.join(" ") };
 }
 
 /** A query as the session compares it: trimmed, lower case. */

@@ -187,6 +187,14 @@ export const SessionConfigInput = z.strictObject({
         .describe(
           "Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit",
         ),
+      min_support_own: z
+        .number()
+        .min(1)
+        .max(1000)
+        .default(5)
+        .describe(
+          "Support a word the tool's own text already uses needs to order it among the tools a request already fits: its siblings say the word too, so preferring one of them takes more people than filling a gap",
+        ),
     })
     .default({
       enabled: true,
@@ -194,6 +202,7 @@ export const SessionConfigInput = z.strictObject({
       min_support_write: 5,
       min_support_contested: 50,
       min_support_near: 2,
+      min_support_own: 5,
     }),
   /** An idle session's storage is erased after this long (the alarm); any request extends it. */
   ttl_seconds: z

@@ -156,6 +156,34 @@ describe("learning from use", () => {
     ]);
   });
 
+  it("orders tools that say the same words by the one five people chose after them", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const sales = `rep${tag}.sales_report`;
+    const usage = `rep${tag}.usage_report`;
+    const tools = [
+      { name: sales, description: "Build the monthly report" },
+      { name: usage, description: "Build the monthly report" },
+    ];
+    const query = "build the monthly report";
+    // Cold, the two tie and the name decides.
+    expect(await fresh(tools, query)).toEqual([sales, usage]);
+    // Every word is both tools' own: four people are short of the five (min_support_own) it takes
+    // to prefer one of them.
+    await teachMany(tools, query, usage, 4);
+    expect(await fresh(tools, query)).toEqual([sales, usage]);
+    await teachMany(tools, query, usage, 1);
+    expect(await fresh(tools, query)).toEqual([usage, sales]);
+    expect((await learnedTerms(usage)).map((t) => [t.term, t.sources])).toEqual(
+      expect.arrayContaining([
+        ["monthly", 5],
+        ["report", 5],
+      ]),
+    );
+    // A session that asks for more agreement, or does not learn, ranks as cold.
+    expect(await fresh(tools, query, { learning: { min_support_own: 6 } })).toEqual([sales, usage]);
+    expect(await fresh(tools, query, { learning: { enabled: false } })).toEqual([sales, usage]);
+  });
+
   it("ranks with learned words from the refresh that brings them, in a session that already searched", async () => {
     const { charge, refund, tools } = catalog();
     const sid = newSid();
@@ -521,6 +549,9 @@ describe("learning from use", () => {
     const near = await call("PUT", `/v1/sessions/${sid}`, { learning: { min_support_near: 0.5 } });
     expect(near.status).toBe(400);
     expect(near.json.error.details.field).toBe("learning.min_support_near");
+    const own = await call("PUT", `/v1/sessions/${sid}`, { learning: { min_support_own: 1001 } });
+    expect(own.status).toBe(400);
+    expect(own.json.error.details.field).toBe("learning.min_support_own");
     const user = await call("PUT", `/v1/sessions/${sid}`, { user: "" });
     expect(user.status).toBe(400);
     expect(user.json.error.details.field).toBe("user");

@@ -542,7 +542,7 @@ describe("schema", () => {
               provider_name TEXT,
               source TEXT NOT NULL,
               f_learned TEXT NOT NULL DEFAULT ''
-            , f_offers TEXT NOT NULL DEFAULT '', f_learned_near TEXT NOT NULL DEFAULT '', f_returns TEXT NOT NULL DEFAULT '')",
+            , f_offers TEXT NOT NULL DEFAULT '', f_learned_near TEXT NOT NULL DEFAULT '', f_returns TEXT NOT NULL DEFAULT '', f_learned_own TEXT NOT NULL DEFAULT '')",
           "type": "table",
         },
         {

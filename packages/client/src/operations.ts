@@ -138,6 +138,10 @@ export interface SessionGetOutput {
        * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
        */
       min_support_near?: number;
+      /**
+       * Support a word the tool's own text already uses needs to order it among the tools a request already fits: its siblings say the word too, so preferring one of them takes more people than filling a gap
+       */
+      min_support_own?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
@@ -319,6 +323,10 @@ export interface SessionConfigureInput {
      * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
      */
     min_support_near?: number;
+    /**
+     * Support a word the tool's own text already uses needs to order it among the tools a request already fits: its siblings say the word too, so preferring one of them takes more people than filling a gap
+     */
+    min_support_own?: number;
   };
   /**
    * An idle session is erased after this many seconds; any request extends it
@@ -465,6 +473,10 @@ export interface SessionConfigureOutput {
        * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
        */
       min_support_near?: number;
+      /**
+       * Support a word the tool's own text already uses needs to order it among the tools a request already fits: its siblings say the word too, so preferring one of them takes more people than filling a gap
+       */
+      min_support_own?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
@@ -988,6 +1000,10 @@ export interface StateOutput {
        * Support a word short of those thresholds needs to order the tools a request already fits, for a tool that only reads (at most min_support; a tool that changes something still needs min_support_write): it never brings in a tool the request does not fit
        */
       min_support_near?: number;
+      /**
+       * Support a word the tool's own text already uses needs to order it among the tools a request already fits: its siblings say the word too, so preferring one of them takes more people than filling a gap
+       */
+      min_support_own?: number;
     };
     /**
      * An idle session is erased after this many seconds; any request extends it
