@@ -37,6 +37,8 @@ export class LearningSync {
   /** Whether uses the tenant's object did not take wait in the outbox (null: not read yet). */
   #outbox: boolean | null = null;
   readonly #send = new AfterResponse(() => this.host.waitUntil(this.send()));
+  /** A send waits on the tenant's object: another would read the same outbox rows and send them twice. */
+  #sending = false;
 
   constructor(private readonly host: LearningSyncHost) {}
 
@@ -84,7 +86,8 @@ export class LearningSync {
   private async send(): Promise<void> {
     const { sql, learning } = this.host;
     const stub = this.host.stub();
-    if (!stub || !this.host.ready()) return;
+    // What is taught meanwhile goes when the send in flight is done (schedule, below).
+    if (this.#sending || !stub || !this.host.ready()) return;
     const fresh = learning.take();
     const stored = this.#outbox
       ? sql.all<{ id: number; use: string }>(
@@ -94,6 +97,7 @@ export class LearningSync {
       : [];
     const uses = [...stored.map((row) => JSON.parse(row.use) as LearnedUse), ...fresh];
     if (uses.length === 0) return;
+    this.#sending = true;
     try {
       await stub.record({ session: this.host.address().sid, user: this.host.config().user }, uses);
       if (stored.length > 0) {
@@ -101,6 +105,7 @@ export class LearningSync {
         this.host.transaction(() => sql.run(`DELETE FROM trove_learning_outbox WHERE id <= ?`, last));
         this.#outbox = this.outboxHolds();
       }
+      this.schedule();
     } catch (err) {
       console.error(JSON.stringify({ msg: "learning send failed", error: String(err), uses: uses.length }));
       if (fresh.length === 0) return;
@@ -109,6 +114,8 @@ export class LearningSync {
           sql.run(`INSERT INTO trove_learning_outbox (use) VALUES (?)`, JSON.stringify(use));
       });
       this.#outbox = true;
+    } finally {
+      this.#sending = false;
     }
   }
 

@@ -28,6 +28,8 @@ export interface LessonSyncHost {
 
 export class LessonSync {
   readonly #send = new AfterResponse(() => this.host.waitUntil(this.send()));
+  /** A send waits on the tenant's object: another would read the same batch and deliver it twice. */
+  #sending = false;
 
   constructor(private readonly host: LessonSyncHost) {}
 
@@ -72,9 +74,11 @@ export class LessonSync {
   private async send(): Promise<void> {
     const { lessons } = this.host;
     const stub = this.host.stub();
-    if (!stub || !this.host.ready() || !lessons.hasPending()) return;
+    // What queues meanwhile goes when the send in flight is done (schedule, below).
+    if (this.#sending || !stub || !this.host.ready() || !lessons.hasPending()) return;
     const user = this.host.config().user;
     const batch = lessons.pending(user ? `user:${user}` : `session:${this.host.address().sid}`);
+    this.#sending = true;
     try {
       await stub.ingest(batch.lessons, batch.feedback);
       if (!this.host.ready()) return;
@@ -82,6 +86,8 @@ export class LessonSync {
       this.schedule();
     } catch (err) {
       console.error(JSON.stringify({ msg: "lesson send failed", error: String(err) }));
+    } finally {
+      this.#sending = false;
     }
   }
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { LearnedSkillsObject } from "../../src/learned-skills-object";
 import { lessonName } from "../../src/lessons/lesson";
 import { estimateTokens } from "../../src/search/tokens";
+import { LessonSync } from "../../src/session/lesson-sync";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_B, newSid, op } from "../support/http";
 import { allSkills, connect, getSkill, readDirectory, verify } from "../support/mcp-skills-client";
@@ -240,6 +241,41 @@ describe("a lesson's life", () => {
       task_type: "browser",
     });
     expect((await lesson(third.name)).submissions).toBe(1);
+  });
+
+  it("delivers a queued lesson once, though a second send starts while the first waits", async () => {
+    const sid = await session("proj-once");
+    const queued = {
+      task_type: "api",
+      kind: "do" as const,
+      outcome: "success" as const,
+      project: "proj-once",
+      trigger: "Paging through a customer's invoices",
+      body: "Call `billing.list_invoices` again with the cursor it returned until it returns none.",
+      tools: ["billing.list_invoices"],
+      replaced: 0,
+      run_id: null,
+      at: Date.now(),
+    };
+    const name = lessonName(queued);
+    await runInDurableObject(sessionStub(sid), async (obj: SessionObject, state) => {
+      obj.lessons.queueLesson({ ...queued, name });
+      const sync = new LessonSync({
+        lessons: obj.lessons,
+        config: () => obj.config.get(),
+        stub: () => tenantObject("tenant-a") as never,
+        address: () => ({ tenant: "tenant-a", sid }),
+        ready: () => true,
+        skillsChanged: () => undefined,
+        transaction: (fn) => state.storage.transactionSync(fn),
+        waitUntil: () => undefined,
+      });
+      // Two requests' work after their responses can overlap: the second send starts while the
+      // first waits on the tenant's object, before it acknowledged the batch.
+      const send = (sync as unknown as { send(): Promise<void> }).send.bind(sync);
+      await Promise.all([send(), send()]);
+    });
+    expect((await lesson(name)).submissions).toBe(1);
   });
 
   it("links an avoid lesson to the do lesson it contradicts and serves it as a caution", async () => {

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { Trove, TroveApiError } from "../../packages/client/src/index";
 import { createSql } from "../../src/db/sql";
 import { LearningStore } from "../../src/learning/learning-store";
+import { LearningSync } from "../../src/session/learning-sync";
+import type { SessionObject } from "../../src/session-object";
 import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
 import { sessionStub } from "../support/session";
 
@@ -202,6 +204,36 @@ describe("learning from use", () => {
     });
     expect(changed).toBe(1);
     expect(await names(sid, QUERY)).toEqual([refund, charge]);
+  });
+
+  it("records a use that waited in the outbox once, though a second send starts while the first waits", async () => {
+    const { refund, tools } = catalog();
+    const sid = newSid();
+    await op(sid, "catalog_sync", { tools });
+    const before = (await learning()).merged;
+    await runInDurableObject(sessionStub(sid), async (obj: SessionObject, state) => {
+      // A use a failed send left in the outbox.
+      const use = { tool: refund, at: Date.now(), terms: [["upset", 1]] };
+      obj.sql.run(`INSERT INTO trove_learning_outbox (use) VALUES (?)`, JSON.stringify(use));
+      const sync = new LearningSync({
+        sql: obj.sql,
+        learning: obj.learning,
+        config: () => obj.config.get(),
+        stub: () => env.LEARNING.get(env.LEARNING.idFromName("tenant-a")),
+        address: () => ({ tenant: "tenant-a", sid }),
+        ready: () => true,
+        toolIds: () => obj.catalog.ids(),
+        learnedChanged: () => undefined,
+        transaction: (fn) => state.storage.transactionSync(fn),
+        waitUntil: () => undefined,
+      });
+      sync.start();
+      // Two requests' work after their responses can overlap: the second send starts while the
+      // first waits on the tenant's object, before it deleted the rows it sent.
+      const send = (sync as unknown as { send(): Promise<void> }).send.bind(sync);
+      await Promise.all([send(), send()]);
+    });
+    expect((await learning()).merged).toBe(before + 1);
   });
 
   it("counts an end user once, however many sessions they open", async () => {
