@@ -32,7 +32,7 @@ export type IndexedFields = ToolSearchFields & Record<LearnedColumn, string>;
 const ASCII = /^\p{ASCII}*$/u;
 const ENTRY_COLUMNS = `id, name, qualified_name, local_name, provider_name, namespace, description, tags,
   side_effects, effective_mode, allowed`;
-/** The index's columns, and the three re-scoring reads beside them that FTS5 does not index. */
+/** The index's columns, and the four re-scoring reads beside them that FTS5 does not index. */
 const INDEXED_COLUMNS = `id, ${TOOL_FTS_COLUMNS}, f_offers, f_returns, f_learned_near, f_learned_own`;
 
 /** How names find entries. */
