@@ -1,6 +1,7 @@
 // Numbered, append-only schema steps for a session's SQLite, applied at object start.
 // `PRAGMA user_version` is refused in Durable Objects, so the applied version lives in trove_schema.
 import type { Sql } from "./sql";
+import { TOOL_FTS_COLUMNS, TOOL_FTS_COLUMNS_V1, TOOL_ROW_COLUMNS_V8 } from "./tool-columns";
 
 interface Migration {
   version: number;
@@ -13,12 +14,6 @@ const cols = (prefix: string, list: string) =>
     .split(", ")
     .map((c) => `${prefix}.${c}`)
     .join(", ");
-
-// FTS columns hold text already normalized by src/search/text.ts (split identifiers, synonyms,
-// stemming), so the FTS tokenizer only needs to split on whitespace and fold case.
-const TOOL_FTS_COLUMNS_V1 = "f_name, f_namespace, f_tags, f_description, f_params, f_examples";
-/** Since version 7: what the tenant learned people ask for when they use the tool (src/learning/). */
-export const TOOL_FTS_COLUMNS = `${TOOL_FTS_COLUMNS_V1}, f_learned`;
 
 /**
  * The tools' FTS5 index over the tools the policy allows, and the triggers that keep it in step.
@@ -44,50 +39,6 @@ const toolIndex = (columns: string) => [
         INSERT INTO trove_tools_fts (rowid, ${columns}) SELECT new.id, ${cols("new", columns)} WHERE new.allowed = 1;
       END`,
 ];
-
-/** trove_tools' columns besides its rowid `id`, in table order, as version 8 rebuilt the table. */
-const TOOL_ROW_COLUMNS_V8 = [
-  "name",
-  "qualified_name",
-  "local_name",
-  "namespace",
-  "description",
-  "tags",
-  "side_effects",
-  "loading_mode",
-  "effective_mode",
-  "allowed",
-  "record",
-  "record_hash",
-  "f_name",
-  "f_namespace",
-  "f_tags",
-  "f_description",
-  "f_params",
-  "f_examples",
-  "provider_name",
-  "source",
-  "f_learned",
-] as const;
-
-/** trove_tools' columns besides its rowid `id`, in table order. */
-export const TOOL_ROW_COLUMNS = [
-  ...TOOL_ROW_COLUMNS_V8,
-  "f_offers",
-  "f_learned_near",
-  "f_returns",
-  "f_learned_own",
-] as const;
-
-/** The columns learning writes (src/learning/session-learning.ts); a catalog sync never does. */
-export const LEARNED_COLUMNS = ["f_learned", "f_learned_near", "f_learned_own"] as const;
-export type LearnedColumn = (typeof LEARNED_COLUMNS)[number];
-
-/** trove_tools' columns a catalog sync writes: all but the learned ones. */
-export const SYNCED_TOOL_COLUMNS = TOOL_ROW_COLUMNS.filter(
-  (c): c is Exclude<(typeof TOOL_ROW_COLUMNS)[number], LearnedColumn> =>
-    !(LEARNED_COLUMNS as readonly string[]).includes(c),
-);
 
 const COLUMN_TYPES: Record<string, string> = {
   loading_mode: "TEXT",

@@ -3,8 +3,8 @@
 // A session re-normalizes its tools and skills from their stored records once, on its first start
 // under the new version (`indexTextVersion`); a published catalog does the same for its rows.
 
-import { SYNCED_TOOL_COLUMNS } from "../db/migrations";
 import type { Sql } from "../db/sql";
+import { SYNCED_TOOL_COLUMNS } from "../db/tool-columns";
 import type { BundledSkill } from "../packs/bundle";
 import { indexTextVersion } from "../search/text";
 import { skillSearchFields } from "../skills/skill-index";

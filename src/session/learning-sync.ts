@@ -36,9 +36,12 @@ export interface LearningSyncHost {
 export class LearningSync {
   /** Whether uses the tenant's object did not take wait in the outbox (null: not read yet). */
   #outbox: boolean | null = null;
-  readonly #send = new AfterResponse(() => this.host.waitUntil(this.send()));
-  /** A send waits on the tenant's object: another would read the same outbox rows and send them twice. */
-  #sending = false;
+  // One send at a time: a send waits on the tenant's object, and another would read the same rows.
+  readonly #send = new AfterResponse(() => {
+    const sent = this.send();
+    this.host.waitUntil(sent);
+    return sent;
+  });
 
   constructor(private readonly host: LearningSyncHost) {}
 
@@ -86,8 +89,7 @@ export class LearningSync {
   private async send(): Promise<void> {
     const { sql, learning } = this.host;
     const stub = this.host.stub();
-    // What is taught meanwhile goes when the send in flight is done (schedule, below).
-    if (this.#sending || !stub || !this.host.ready()) return;
+    if (!stub || !this.host.ready()) return;
     const fresh = learning.take();
     const stored = this.#outbox
       ? sql.all<{ id: number; use: string }>(
@@ -97,7 +99,6 @@ export class LearningSync {
       : [];
     const uses = [...stored.map((row) => JSON.parse(row.use) as LearnedUse), ...fresh];
     if (uses.length === 0) return;
-    this.#sending = true;
     try {
       await stub.record({ session: this.host.address().sid, user: this.host.config().user }, uses);
       if (stored.length > 0) {
@@ -114,8 +115,6 @@ export class LearningSync {
           sql.run(`INSERT INTO trove_learning_outbox (use) VALUES (?)`, JSON.stringify(use));
       });
       this.#outbox = true;
-    } finally {
-      this.#sending = false;
     }
   }
 

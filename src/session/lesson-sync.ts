@@ -27,9 +27,12 @@ export interface LessonSyncHost {
 }
 
 export class LessonSync {
-  readonly #send = new AfterResponse(() => this.host.waitUntil(this.send()));
-  /** A send waits on the tenant's object: another would read the same batch and deliver it twice. */
-  #sending = false;
+  // One send at a time: a send waits on the tenant's object, and another would read the same batch.
+  readonly #send = new AfterResponse(() => {
+    const sent = this.send();
+    this.host.waitUntil(sent);
+    return sent;
+  });
 
   constructor(private readonly host: LessonSyncHost) {}
 
@@ -74,11 +77,9 @@ export class LessonSync {
   private async send(): Promise<void> {
     const { lessons } = this.host;
     const stub = this.host.stub();
-    // What queues meanwhile goes when the send in flight is done (schedule, below).
-    if (this.#sending || !stub || !this.host.ready() || !lessons.hasPending()) return;
+    if (!stub || !this.host.ready() || !lessons.hasPending()) return;
     const user = this.host.config().user;
     const batch = lessons.pending(user ? `user:${user}` : `session:${this.host.address().sid}`);
-    this.#sending = true;
     try {
       await stub.ingest(batch.lessons, batch.feedback);
       if (!this.host.ready()) return;
@@ -86,8 +87,6 @@ export class LessonSync {
       this.schedule();
     } catch (err) {
       console.error(JSON.stringify({ msg: "lesson send failed", error: String(err) }));
-    } finally {
-      this.#sending = false;
     }
   }
 }

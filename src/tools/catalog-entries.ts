@@ -2,8 +2,9 @@
 // list, and find tools by name, and the indexed text of the tools full-text search has re-scored.
 // trove_tools has no index but its rowid (every index is another row written per tool in every new
 // session), so names are resolved here and rows read by id.
-import { type LearnedColumn, TOOL_FTS_COLUMNS } from "../db/migrations";
+
 import type { Sql } from "../db/sql";
+import { type LearnedColumn, TOOL_FTS_COLUMNS } from "../db/tool-columns";
 import type { ToolSearchFields } from "./tool-index";
 import type { LoadingMode, SideEffects } from "./tool-record";
 

@@ -1,7 +1,8 @@
 // The trove_tools row as catalog sync writes it: its type, how a record becomes one, and the bulk
 // upsert that reads rows by column name from a JSON array.
-import { SYNCED_TOOL_COLUMNS, TOOL_FTS_COLUMNS } from "../db/migrations";
+
 import type { Sql, SqlValue } from "../db/sql";
+import { SYNCED_TOOL_COLUMNS, TOOL_FTS_COLUMNS } from "../db/tool-columns";
 import type { Visibility } from "./policy";
 import type { ToolSearchFields } from "./tool-index";
 import { toolSearchFields } from "./tool-index";

@@ -12,7 +12,7 @@ import { LessonSync } from "../../src/session/lesson-sync";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_B, newSid, op } from "../support/http";
 import { allSkills, connect, getSkill, readDirectory, verify } from "../support/mcp-skills-client";
-import { sessionStub } from "../support/session";
+import { scheduleTwiceOverlapping, sessionStub } from "../support/session";
 
 const TOOLS = [
   { name: "billing.list_invoices", description: "List the invoices of a customer account, a page at a time" },
@@ -260,6 +260,7 @@ describe("a lesson's life", () => {
     const name = lessonName(queued);
     await runInDurableObject(sessionStub(sid), async (obj: SessionObject, state) => {
       obj.lessons.queueLesson({ ...queued, name });
+      const sends: Promise<unknown>[] = [];
       const sync = new LessonSync({
         lessons: obj.lessons,
         config: () => obj.config.get(),
@@ -268,12 +269,10 @@ describe("a lesson's life", () => {
         ready: () => true,
         skillsChanged: () => undefined,
         transaction: (fn) => state.storage.transactionSync(fn),
-        waitUntil: () => undefined,
+        waitUntil: (sent) => sends.push(sent),
       });
-      // Two requests' work after their responses can overlap: the second send starts while the
-      // first waits on the tenant's object, before it acknowledged the batch.
-      const send = (sync as unknown as { send(): Promise<void> }).send.bind(sync);
-      await Promise.all([send(), send()]);
+      // The second is asked for before the first acknowledged the batch.
+      await scheduleTwiceOverlapping(sync, sends);
     });
     expect((await lesson(name)).submissions).toBe(1);
   });

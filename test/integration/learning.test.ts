@@ -10,7 +10,7 @@ import { LearningStore } from "../../src/learning/learning-store";
 import { LearningSync } from "../../src/session/learning-sync";
 import type { SessionObject } from "../../src/session-object";
 import { call, KEY_A, KEY_B, newSid, op } from "../support/http";
-import { sessionStub } from "../support/session";
+import { scheduleTwiceOverlapping, sessionStub } from "../support/session";
 
 /** Two tools that both match "customer"; cold, the shorter name wins the tie. */
 function catalog() {
@@ -215,6 +215,7 @@ describe("learning from use", () => {
       // A use a failed send left in the outbox.
       const use = { tool: refund, at: Date.now(), terms: [["upset", 1]] };
       obj.sql.run(`INSERT INTO trove_learning_outbox (use) VALUES (?)`, JSON.stringify(use));
+      const sends: Promise<unknown>[] = [];
       const sync = new LearningSync({
         sql: obj.sql,
         learning: obj.learning,
@@ -225,13 +226,11 @@ describe("learning from use", () => {
         toolIds: () => obj.catalog.ids(),
         learnedChanged: () => undefined,
         transaction: (fn) => state.storage.transactionSync(fn),
-        waitUntil: () => undefined,
+        waitUntil: (sent) => sends.push(sent),
       });
       sync.start();
-      // Two requests' work after their responses can overlap: the second send starts while the
-      // first waits on the tenant's object, before it deleted the rows it sent.
-      const send = (sync as unknown as { send(): Promise<void> }).send.bind(sync);
-      await Promise.all([send(), send()]);
+      // The second is asked for before the first deleted the rows it sent.
+      await scheduleTwiceOverlapping(sync, sends);
     });
     expect((await learning()).merged).toBe(before + 1);
   });
