@@ -4,14 +4,18 @@
 /**
  * Runs a task once after the current response, however often it is asked for before it runs. A task
  * that returns a promise (a send that waits on another object) runs one at a time: asked for while
- * it runs, it runs again once it is done, so two runs never read the same pending rows.
+ * it runs, it runs again once it is done, so two runs never read the same pending rows. Its
+ * promise goes to `keepAlive` (the object's waitUntil), so the send outlives the event.
  */
 export class AfterResponse {
   #scheduled = false;
   #running = false;
   #again = false;
 
-  constructor(private readonly task: () => unknown) {}
+  constructor(
+    private readonly task: () => unknown,
+    private readonly keepAlive: (promise: Promise<unknown>) => void = () => undefined,
+  ) {}
 
   request(): void {
     if (this.#running) {
@@ -28,6 +32,7 @@ export class AfterResponse {
     this.#scheduled = false;
     const pending = this.task();
     if (!(pending instanceof Promise)) return;
+    this.keepAlive(pending);
     this.#running = true;
     const done = () => {
       this.#running = false;

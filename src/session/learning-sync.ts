@@ -37,11 +37,10 @@ export class LearningSync {
   /** Whether uses the tenant's object did not take wait in the outbox (null: not read yet). */
   #outbox: boolean | null = null;
   // One send at a time: a send waits on the tenant's object, and another would read the same rows.
-  readonly #send = new AfterResponse(() => {
-    const sent = this.send();
-    this.host.waitUntil(sent);
-    return sent;
-  });
+  readonly #send = new AfterResponse(
+    () => this.send(),
+    (sent) => this.host.waitUntil(sent),
+  );
 
   constructor(private readonly host: LearningSyncHost) {}
 

@@ -28,11 +28,10 @@ export interface LessonSyncHost {
 
 export class LessonSync {
   // One send at a time: a send waits on the tenant's object, and another would read the same batch.
-  readonly #send = new AfterResponse(() => {
-    const sent = this.send();
-    this.host.waitUntil(sent);
-    return sent;
-  });
+  readonly #send = new AfterResponse(
+    () => this.send(),
+    (sent) => this.host.waitUntil(sent),
+  );
 
   constructor(private readonly host: LessonSyncHost) {}
 
