@@ -14,6 +14,7 @@ import { toolSearchFields } from "../src/tools/tool-index";
 import { normalizeTool, ToolRecord } from "../src/tools/tool-record";
 import { type BaselineTool, bm25Baselines } from "./bm25-baseline";
 import { startBench, table } from "./harness";
+import { largerCatalogs } from "./larger-catalogs";
 import { startReplay } from "./learning-replay";
 import { attackEvaluation, concurrencyEvaluation, privacyEvaluation, smallCatalog } from "./learning-safety";
 import { argsFor, type CatalogTool } from "./load-mix";
@@ -72,6 +73,11 @@ const sets = args.queries
   .split(",")
   .filter((file) => existsSync(file))
   .map((file) => ({ file, queries: JSON.parse(readFileSync(file, "utf8")) as EvalQuery[] }));
+
+/** A dev set's name in the suite: `dev:queries`, `dev:everyday`. */
+function devSetName(file: string): string {
+  return `dev:${file.replace(/^.*\/(queries-)?|\.json$/g, "") || "queries"}`;
+}
 
 interface Outcome {
   query: string;
@@ -505,7 +511,7 @@ try {
     console.log(`${heading}\n\n${body}\n`);
     if (args.verbose) console.log(`${misses.join("\n")}\n`);
     sections.push(`### ${set.file}: ${set.queries.length} queries\n\n${body}\n`);
-    const name = `dev:${set.file.replace(/^.*\/(queries-)?|\.json$/g, "") || "queries"}`;
+    const name = devSetName(set.file);
     figures.push(figuresOf(name, catalog, set.queries, outcomes));
     ranks[name] = keyedRanks(outcomes);
   }
@@ -513,7 +519,8 @@ try {
   const canonical = args.queries === DEFAULT_SETS && args.catalog === "bench/search-eval/catalog.json";
   if (canonical) {
     // Every other catalog of the suite, each in a session of its own (issue 29).
-    for (const suite of otherSuites()) {
+    const suites = otherSuites();
+    for (const suite of suites) {
       const other = await bench.session(`suite-${suite.name}`);
       await bench.op(other, "catalog_sync", { tools: suite.catalog });
       const search = (query: string) => bench.op<SearchOutput>(other, "tool_search", { query, limit: 10 });
@@ -546,6 +553,14 @@ try {
     console.log(`\n${summary}\n${diffs.queries ? `\n${diffs.queries}\n` : ""}`);
     sections.unshift(`### The suite\n\n${summary}\n`);
     if (args.figures) writeFileSync(args.figures, JSON.stringify(figures));
+    const devSets = sets.map((set) => ({ name: devSetName(set.file), queries: set.queries }));
+    const larger = await largerCatalogs(
+      bench,
+      { catalog: catalog as { name: string }[], sets: devSets },
+      suites,
+    );
+    console.log(`\nLarger catalogs\n\n${larger}\n`);
+    sections.splice(1, 0, `### Larger catalogs\n\n${larger}\n`);
   }
   if (args.verbose) {
     // Where the two kinds overlap: answerable queries whose top relevance is as low as a no-answer one's.

@@ -171,8 +171,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     } catch (err) {
       // Deferred events the failed transaction had written are written again later.
       this.events.rollback();
-      // What the failed transaction wrote to the catalog is gone: read it again.
+      // What the failed transaction wrote to the catalog and activations is gone: read it again.
       this.catalog.invalidate();
+      this.activations.invalidate();
       this.catalog.upkeep.rollback();
       this.published.rollback();
       if (!(err instanceof TroveError)) {
@@ -377,6 +378,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.#lifetime.reset();
     this.config.reset();
     this.catalog.invalidate();
+    this.activations.invalidate();
     this.catalog.upkeep.reset();
     this.learning.reset();
     this.published.reset();

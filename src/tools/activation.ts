@@ -52,7 +52,15 @@ export function activationTarget(
 }
 
 export class ActivationStore {
+  /** namespacesUsed, kept until a failed or erased request may have undone a write (invalidate). */
+  #namespaces: Set<string> | null = null;
+
   constructor(private readonly sql: Sql) {}
+
+  /** Storage changed under the store (a rolled-back transaction, an erase): read it again. */
+  invalidate(): void {
+    this.#namespaces = null;
+  }
 
   /** Activates `name` for the target; false when it already was (nothing written). */
   activate(
@@ -128,21 +136,26 @@ export class ActivationStore {
    * after): such namespaces win among comparable search matches (SESSION_BOOST).
    */
   noteNamespace(namespace: string, now: number): void {
-    if (namespace === "") return;
+    if (namespace === "" || this.namespacesUsed().has(namespace)) return;
     this.sql.run(
       `INSERT INTO trove_namespaces_used (namespace, at) VALUES (?, ?) ON CONFLICT (namespace) DO NOTHING`,
       namespace,
       now,
     );
+    this.#namespaces?.add(namespace);
   }
 
-  /** The namespaces this session activated or used tools of. */
-  namespacesUsed(): Set<string> {
-    return new Set(
+  /**
+   * The namespaces this session activated or used tools of. Every search reads them, so they are
+   * read from SQLite once and then kept in step with noteNamespace.
+   */
+  namespacesUsed(): ReadonlySet<string> {
+    this.#namespaces ??= new Set(
       this.sql
         .all<{ namespace: string }>(`SELECT namespace FROM trove_namespaces_used`)
         .map((r) => r.namespace),
     );
+    return this.#namespaces;
   }
 
   /** Deletes expired run activations; returns the earliest expiry still ahead, if any. */

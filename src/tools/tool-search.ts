@@ -253,6 +253,7 @@ const TOOL_INDEX: FtsIndex<ToolRow, FtsRow> = {
   key: (r) => r.name,
   rankable: (r) => r,
   termOrder: "direct-first",
+  conceptBoosts: true,
   exactAbove: "all-candidates",
   action: (r) => (reads(r) ? null : actionTerm(r)),
   reads,

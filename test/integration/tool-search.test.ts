@@ -203,6 +203,25 @@ describe("full text search", () => {
     expect(namesOf(await hits(sid, { query: "who is on call right now" }))[0]).toBe("pager.get_oncall_users");
   });
 
+  it("in a large catalog, ranks candidates by every word the request is about, however common", async () => {
+    // Hundreds of tools say "pod", hundreds more "logs": too common for both to choose candidates
+    // (MATCH_DOC_BUDGET), and records of the rarer word alone used to fill every candidate place.
+    const code = (i: number) => String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26));
+    const tools = [
+      ...Array.from({ length: 240 }, (_, i) => ({
+        name: `unit${code(i)}.describe_pod`,
+        description: "Pod spec, pod status and pod events",
+      })),
+      ...Array.from({ length: 330 }, (_, i) => ({
+        name: `site${code(i)}.tail_logs`,
+        description: "Tail the logs of a service",
+      })),
+      { name: "acme.get_pod_logs", description: "Get the logs that the containers of a pod printed" },
+    ];
+    const sid = await seeded(tools);
+    expect(namesOf(await hits(sid, { query: "pod logs" }))[0]).toBe("acme.get_pod_logs");
+  });
+
   it("does not read the letters of an id as words of the request", async () => {
     const sid = await seeded([
       { name: "tracker.remove_sub_task", description: "Remove a sub-task from its task" },

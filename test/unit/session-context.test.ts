@@ -95,13 +95,25 @@ describe("session context in ranking", () => {
       { name: "jira.search_issues", description: "Search issues in Jira" },
       { name: "linear.list_issues", description: "List issues in Linear" },
       { name: "github.list_issues", description: "List issues in a GitHub repository" },
-      { name: "github.create_pull_request", description: "Open a pull request in a GitHub repository" },
+      {
+        name: "github.create_pull_request",
+        description: "Open a pull request in a GitHub repository",
+        input_schema: { type: "object", properties: { title: { type: "string" } }, required: ["title"] },
+      },
     ];
     await op(sid, "catalog_sync", { tools });
     const first = async () =>
       (await op(sid, "tool_search", { query: "list the open issues" })).json.tools[0].name;
-    expect(await first()).not.toBe("github.list_issues");
-    const used = await op(sid, "tool_resolve", { name: "github.create_pull_request" });
+    const cold = await first();
+    expect(cold).not.toBe("github.list_issues");
+    // A call its arguments refused is no use: its writes rolled back, the namespace counts for nothing.
+    const refused = await op(sid, "tool_resolve", { name: "github.create_pull_request", args: {} });
+    expect(refused.status).toBe(422);
+    expect(await first()).toBe(cold);
+    const used = await op(sid, "tool_resolve", {
+      name: "github.create_pull_request",
+      args: { title: "Fix" },
+    });
     expect(used.json.decision).toBe("allow");
     expect(await first()).toBe("github.list_issues");
   });
