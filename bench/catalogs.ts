@@ -52,6 +52,11 @@ export function benchCatalog(size: number): Tool[] {
   return out;
 }
 
+/** The dev catalog's tool that each tool of `benchCatalog(size)` copies (itself for the originals), by name. */
+export function originalsOf(size: number): Map<string, string> {
+  return new Map(benchCatalog(size).map((tool, i) => [tool.name, base[i % base.length]?.name ?? ""]));
+}
+
 export const evalQueries: string[] = (
   JSON.parse(readFileSync("bench/search-eval/queries.json", "utf8")) as { query: string }[]
 ).map((q) => q.query);
@@ -69,8 +74,8 @@ export function ownLearnedTexts(size: number): { tool: string; text: string }[] 
   for (const q of queries) {
     for (const name of q.expected) asked.set(name, [...(asked.get(name) ?? []), q.query]);
   }
-  return benchCatalog(size).flatMap((tool, i) => {
-    const own = asked.get(base[i % base.length]?.name ?? "")?.slice(0, 3) ?? [];
-    return own.length > 0 ? [{ tool: tool.name, text: own.join("\n") }] : [];
+  return [...originalsOf(size)].flatMap(([tool, original]) => {
+    const own = asked.get(original)?.slice(0, 3) ?? [];
+    return own.length > 0 ? [{ tool, text: own.join("\n") }] : [];
   });
 }

@@ -1,14 +1,14 @@
 // Part of `npm run bench:search`: how search holds up in catalogs larger than any one set's. Every
 // suite catalog's tools in one session, searched with each set's queries; and the dev catalog grown
 // to 10,000 tools (bench/catalogs.ts), searched with the dev sets.
-import { benchCatalog } from "./catalogs";
+import { benchCatalog, originalsOf } from "./catalogs";
 import type { startBench } from "./harness";
 import { table } from "./harness";
 import type { Suite } from "./suites";
 
 type Bench = Awaited<ReturnType<typeof startBench>>;
 
-interface Set {
+interface QuerySet {
   name: string;
   queries: readonly { query: string; expected: readonly string[] }[];
 }
@@ -18,7 +18,7 @@ const GROWN = 10_000;
 /** The section's text: two tables, each query searched once with limit 10. */
 export async function largerCatalogs(
   bench: Bench,
-  dev: { catalog: readonly { name: string }[]; sets: readonly Set[] },
+  dev: { catalog: readonly { name: string }[]; sets: readonly QuerySet[] },
   suites: readonly Suite[],
 ): Promise<string> {
   // Tools named alike in two catalogs (a server both drew) are one tool: the first one's.
@@ -35,9 +35,14 @@ export async function largerCatalogs(
 
   // A copy stands for another product of the same kind: finding any copy of the expected tool
   // counts too ("kind"), besides the expected tool itself.
-  const grown = benchCatalog(GROWN);
-  const original = new Map(grown.map((t, i) => [t.name, dev.catalog[i % dev.catalog.length]?.name ?? ""]));
-  const kinds = await searchAll(bench, "larger-grown", grown, dev.sets, (name) => original.get(name) ?? name);
+  const original = originalsOf(GROWN);
+  const kinds = await searchAll(
+    bench,
+    "larger-grown",
+    benchCatalog(GROWN),
+    dev.sets,
+    (name) => original.get(name) ?? name,
+  );
 
   return [
     `All ${byName.size.toLocaleString("en")} tools of the suite's catalogs in one session, each set's answerable queries (a tool of another catalog that also serves a query counts as a miss, so these understate):`,
@@ -61,7 +66,7 @@ async function searchAll(
   bench: Bench,
   name: string,
   tools: readonly unknown[],
-  sets: readonly Set[],
+  sets: readonly QuerySet[],
   kind: (tool: string) => string = (tool) => tool,
 ) {
   const session = await bench.session(name);
