@@ -61,6 +61,7 @@ export function summarize(profile: Profile): {
 export async function profileWhile<T>(
   port: number,
   work: () => Promise<T>,
+  intervalMicros = 50,
 ): Promise<{ profile: Profile; value: T }> {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as {
     webSocketDebuggerUrl: string;
@@ -81,7 +82,7 @@ export async function profileWhile<T>(
     });
   try {
     await cdp("Profiler.enable");
-    await cdp("Profiler.setSamplingInterval", { interval: 50 });
+    await cdp("Profiler.setSamplingInterval", { interval: intervalMicros });
     await cdp("Profiler.start");
     const value = await work();
     const { profile } = (await cdp("Profiler.stop")).result as { profile: Profile };
@@ -103,5 +104,32 @@ export function profileTables(profile: Profile, top = 25): string {
   return (
     `By self time (native calls such as SQLite's exec count as their own)\n\n${table(headers, rows(self))}\n\n` +
     `By inclusive time\n\n${table(headers, rows(inclusive))}`
+  );
+}
+
+/**
+ * What `other` spends per unit of work (a request) beyond `base`, by function and inclusive time:
+ * the functions whose time differs most, in microseconds per unit. Both profiles' units are counted
+ * by the caller (`units`).
+ */
+export function profileDiff(
+  base: { profile: Profile; units: number },
+  other: { profile: Profile; units: number },
+  top = 30,
+): string {
+  const a = summarize(base.profile);
+  const b = summarize(other.profile);
+  const per = (m: Map<string, number>, key: string, units: number) => (m.get(key) ?? 0) / units;
+  const rows = [...new Set([...a.inclusive.keys(), ...b.inclusive.keys()])]
+    .map((key) => {
+      const before = per(a.inclusive, key, base.units);
+      const after = per(b.inclusive, key, other.units);
+      return { key, before, after, diff: after - before };
+    })
+    .sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff))
+    .slice(0, top);
+  return table(
+    ["function:line in the bundle", "µs per request, base", "µs per request, other", "difference"],
+    rows.map((r) => [r.key, r.before.toFixed(0), r.after.toFixed(0), r.diff.toFixed(0)]),
   );
 }

@@ -49,17 +49,21 @@ export async function benchMiniflare({
   replace = {},
   durableObjects,
   inspectorPort,
+  port,
 }: {
   script: string;
   replace?: Record<string, string>;
   durableObjects: Record<string, string>;
   inspectorPort?: number;
+  /** Serves HTTP on 127.0.0.1 at this port (requests then reach workerd straight, as a client's would). */
+  port?: number;
 }): Promise<Miniflare> {
   const mf = new Miniflare({
     modules: true,
     script: await bundleWorker(script, replace),
     ...wranglerCompatibility(),
     ...(inspectorPort ? { inspectorPort } : {}),
+    ...(port ? { host: "127.0.0.1", port } : {}),
     durableObjects: Object.fromEntries(
       Object.entries(durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }]),
     ),

@@ -25,16 +25,38 @@ async function waitForHealth(child: ChildProcess, deadline: number): Promise<voi
   throw new Error("wrangler dev did not become healthy in time");
 }
 
-async function request(method: string, path: string, body?: unknown): Promise<number> {
-  const start = performance.now();
-  const res = await fetch(`${BASE}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}`);
-  return performance.now() - start;
+/** A client of a Trove at `base`: each call sends one request, reads its body and returns its ms. */
+export function requester(
+  base: string,
+  key: string,
+): (method: string, path: string, body?: unknown) => Promise<number> {
+  return async (method, path, body) => {
+    const start = performance.now();
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status}`);
+    return performance.now() - start;
+  };
+}
+
+/** Uploads the bench catalog of `tools` tools to session `sid`. */
+export async function uploadCatalog(
+  request: ReturnType<typeof requester>,
+  sid: string,
+  tools: number,
+): Promise<void> {
+  const catalog = benchCatalog(tools);
+  // 10,000 full records exceed the 5 MB body limit, so the catalog goes up in merge batches.
+  for (let i = 0; i < catalog.length; i += 2_500) {
+    await request("POST", `/v1/sessions/${sid}/catalog_sync`, {
+      tools: catalog.slice(i, i + 2_500),
+      mode: "merge",
+    });
+  }
 }
 
 export async function httpRatio(): Promise<{ table: string; tools: number; requests: number }> {
@@ -59,17 +81,11 @@ export async function httpRatio(): Promise<{ table: string; tools: number; reque
       detached: true,
     },
   );
+  const request = requester(BASE, KEY);
   try {
     await waitForHealth(child, Date.now() + 60_000);
     const sid = `http-bench-${Date.now()}`;
-    const catalog = benchCatalog(TOOLS);
-    // 10,000 full records exceed the 5 MB body limit, so the catalog goes up in merge batches.
-    for (let i = 0; i < catalog.length; i += 2_500) {
-      await request("POST", `/v1/sessions/${sid}/catalog_sync`, {
-        tools: catalog.slice(i, i + 2_500),
-        mode: "merge",
-      });
-    }
+    await uploadCatalog(request, sid, TOOLS);
     // Besides the two the target compares, what a POST costs before any search (the same session
     // read with a JSON body) and a search that does no full-text work (an exact name): where the
     // ratio's floor is.

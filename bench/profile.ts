@@ -4,15 +4,22 @@
 // and prints the functions by self time and by inclusive time. The profile is also written to
 // bench/profile.cpuprofile, which Chrome DevTools (Performance → load) opens. `-- --per-call`
 // searches each query alone in its own call to the object, the queries in turn, as requests come
-// (a loop keeps warm what each request pays again: bench/RESULTS.md).
+// (a loop keeps warm what each request pays again: bench/RESULTS.md). `-- --http` profiles the
+// worker as deployed over HTTP instead (bench/profile-http.ts).
 import { writeFileSync } from "node:fs";
 import { benchCatalog, evalQueries } from "./catalogs";
 import { freePort, profileTables, profileWhile } from "./cpu-profile";
 import { benchMiniflare, percentile } from "./harness";
+import { profileHttp } from "./profile-http";
 
 const TOOLS = 10_000;
 const REPEAT = 20;
 const PER_CALL = process.argv.includes("--per-call");
+
+if (process.argv.includes("--http")) {
+  await profileHttp();
+  process.exit(0);
+}
 
 const port = await freePort();
 const mf = await benchMiniflare({

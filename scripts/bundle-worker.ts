@@ -44,9 +44,11 @@ export async function bundleWorker(
   return out.outputFiles[0]?.text ?? "";
 }
 
+const wranglerToml = () => readFileSync(`${ROOT}wrangler.toml`, "utf8");
+
 /** Compatibility date and flags from wrangler.toml, so in-process runs match `wrangler dev`. */
 export function wranglerCompatibility(): { compatibilityDate: string; compatibilityFlags: string[] } {
-  const toml = readFileSync(`${ROOT}wrangler.toml`, "utf8");
+  const toml = wranglerToml();
   const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
   if (!date) throw new Error("wrangler.toml has no compatibility_date");
@@ -54,4 +56,18 @@ export function wranglerCompatibility(): { compatibilityDate: string; compatibil
     compatibilityDate: date,
     compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? ""),
   };
+}
+
+/** wrangler.toml's Durable Object bindings, binding name → class name: the worker as deployed. */
+export function wranglerDurableObjects(): Record<string, string> {
+  const blocks = wranglerToml().split("[[durable_objects.bindings]]").slice(1);
+  return Object.fromEntries(
+    blocks.map((block) => {
+      const name = /^name\s*=\s*"([^"]+)"/m.exec(block)?.[1];
+      const className = /^class_name\s*=\s*"([^"]+)"/m.exec(block)?.[1];
+      if (!name || !className)
+        throw new Error("wrangler.toml: a Durable Object binding without name or class_name");
+      return [name, className];
+    }),
+  );
 }
