@@ -62,6 +62,11 @@ interface FlatTool {
 }
 
 const METATOOL_HISTORY = "bench/search-eval/metatool-history/history.json";
+/**
+ * Requests none of ToolLens's test endpoints serves, written for that catalog by someone who read it
+ * and not this code (bench/search-eval/toollens-none/README.md): ToolLens itself has none.
+ */
+const TOOLLENS_NONE = "bench/search-eval/toollens-none/queries.jsonl";
 
 const readJsonl = (file: string) =>
   readFileSync(file, "utf8")
@@ -249,7 +254,12 @@ function toolLens(dir: string | undefined): Suite | null {
     name: "toollens",
     source: `TOOLLENS_DIR (ToolLens test split, ${catalog.length} RapidAPI endpoints; read in place)`,
     catalog,
-    sets: [{ name: "toollens", queries }],
+    sets: [
+      {
+        name: "toollens",
+        queries: [...queries, ...(existsSync(TOOLLENS_NONE) ? readJsonl(TOOLLENS_NONE) : [])],
+      },
+    ],
     histories: TOOLLENS_PASTS.map((past) => ({
       source: `ToolLens's train split: ${past.users} people × ${past.requests} requests, none of the test split's sentences`,
       entries: () => toolLensHistory(split("qrels/train.tsv"), queries, past),
