@@ -39,7 +39,7 @@ export async function profileHttp(): Promise<void> {
         (i) => request("POST", `/v1/sessions/${sid}/tool_search`, { query: `t${i}`, search_type: "exact" }),
       ],
     ];
-    // One pass of each kind unprofiled: the session's steady state, as bench/http.ts warms it.
+    // Fifty of each kind first, unprofiled: the profile is of a session in use, not of its start.
     for (const [, send] of kinds) for (let i = 0; i < 50; i++) await send(i);
     const profiles: Profile[] = [];
     const rows: string[][] = [];

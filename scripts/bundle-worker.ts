@@ -62,7 +62,9 @@ export function wranglerCompatibility(): { compatibilityDate: string; compatibil
 export function wranglerDurableObjects(): Record<string, string> {
   const blocks = wranglerToml().split("[[durable_objects.bindings]]").slice(1);
   return Object.fromEntries(
-    blocks.map((block) => {
+    // Each binding's own lines: up to the next table or array of tables.
+    blocks.map((text) => {
+      const block = text.split(/^\[/m)[0] ?? "";
       const name = /^name\s*=\s*"([^"]+)"/m.exec(block)?.[1];
       const className = /^class_name\s*=\s*"([^"]+)"/m.exec(block)?.[1];
       if (!name || !className)
