@@ -314,9 +314,29 @@ function requestStart(query: string): number {
 /** Where a request that ends by saying what its answer is for stops: "…? need it for the new ticket". */
 const PURPOSE_AFTER = pattern("purpose_after");
 
-function requestEnd(query: string): number {
+function requestEnd(query: string, start: number): number {
   const m = PURPOSE_AFTER.exec(query);
-  return m && words(query.slice(0, m.index)).length >= 2 ? m.index + 1 : query.length;
+  const purpose = m && words(query.slice(0, m.index)).length >= 2 ? m.index + 1 : query.length;
+  return Math.min(purpose, payloadStart(query, start));
+}
+
+/**
+ * Where a request that spells out its content after a colon stops ("add a note: rolled back the
+ * deploy"; the query's length when it does not): at the first colon after `start` (where the
+ * request starts) with two words of it before, unless the word before it is a name ("Magic: The
+ * Gathering"). What follows is the content, not the ask: it only stands in.
+ */
+function payloadStart(query: string, start: number): number {
+  for (const m of query.matchAll(/:\s/gu)) {
+    if (m.index < start) continue;
+    const tokens = query
+      .slice(start, m.index)
+      .split(/\s+/)
+      .filter((t) => t !== "");
+    if (words(tokens.join(" ")).length < 2) continue;
+    if (!isName(bareToken(tokens.at(-1) ?? ""), tokens.at(-2))) return m.index;
+  }
+  return query.length;
 }
 
 const MODALS = wordSet("modals");
@@ -361,7 +381,7 @@ export function queryTermGroups(text: string): TermGroup[] {
   const seen = new Set<string>();
   const groups: TermGroup[] = [];
   const cut = requestStart(query);
-  const end = requestEnd(query);
+  const end = requestEnd(query, cut);
   const context = new Set([...(cut > 0 ? words(query.slice(0, cut)) : []), ...words(query.slice(end))]);
   const request = new Set(words(query.slice(cut, end)));
   const args = argumentWords(query);

@@ -364,6 +364,22 @@ describe("queryTermGroups", () => {
     expect(queryTermGroups("merge the PR")[0]?.terms).toEqual(["merg"]);
   });
 
+  it("lets the content a request spells out after a colon only stand in", () => {
+    const groups = queryTermGroups("add to the insights memo: churn spiked in february");
+    expect(groups.find((g) => g.terms.includes("memo"))?.context).toBeUndefined();
+    expect(groups.find((g) => g.related.includes("churn"))).toMatchObject({ terms: [], context: true });
+    // An id before the colon is still the request's ("on P9ZK21M: …").
+    const note = queryTermGroups("drop a note on P9ZK21M: rolled back the deploy");
+    expect(note.find((g) => g.related.includes("deploy"))).toMatchObject({ terms: [], context: true });
+    // A colon inside a name ("Magic: The Gathering") and a lone label ("Note: …") end nothing.
+    const title = queryTermGroups("find a card from Magic: The Gathering");
+    expect(title.find((g) => g.terms.includes("gather"))?.context).toBeUndefined();
+    expect(queryTermGroups("Note: list the open issues").some((g) => g.context)).toBe(false);
+    // Context before a dash comes first: the request after it keeps its words up to its own colon.
+    const after = queryTermGroups("the deploy failed: rolled back — post in the incident channel");
+    expect(after.find((g) => g.terms.includes("post"))?.context).toBeUndefined();
+  });
+
   it("marks the request's arguments: names inside a sentence and words of tokens with digits", () => {
     const args = (query: string) =>
       queryTermGroups(query)
