@@ -327,14 +327,16 @@ function requestEnd(query: string, start: number): number {
  * Gathering"). What follows is the content, not the ask: it only stands in.
  */
 function payloadStart(query: string, start: number): number {
-  for (const m of query.matchAll(/:\s/gu)) {
-    if (m.index < start) continue;
-    const tokens = query
-      .slice(start, m.index)
-      .split(/\s+/)
-      .filter((t) => t !== "");
-    if (words(tokens.join(" ")).length < 2) continue;
-    if (!isName(bareToken(tokens.at(-1) ?? ""), tokens.at(-2))) return m.index;
+  let said = 0;
+  let previous: string | undefined;
+  // One pass over the request's tokens: a query of many colons costs no more than one of words.
+  for (const m of query.slice(start).matchAll(/\S+/gu)) {
+    const token = m[0];
+    said += words(token).length;
+    const colon = start + m.index + token.length - 1;
+    if (token.endsWith(":") && /\s/u.test(query[colon + 1] ?? "") && said >= 2)
+      if (!isName(bareToken(token), previous)) return colon;
+    previous = token;
   }
   return query.length;
 }
