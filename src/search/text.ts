@@ -1,7 +1,7 @@
 // Turns names and prose into normalized search terms: the same function feeds the index and queries.
 import { stem } from "porter2";
 import { canonicalJson, sha256Hex } from "./hash";
-import { documentEntries, pattern, patterns, wordSet } from "./lexicon";
+import { documentEntries, wordSet } from "./lexicon";
 import {
   FILLER_PHRASES,
   LIGHT_VERBS,
@@ -14,37 +14,9 @@ import {
   VERB_SENSES,
 } from "./phrasing";
 import { QUERY_EXPANSIONS } from "./related";
+import { requestSpan } from "./request-span";
 import { ABBREVIATIONS, QUERY_STOPWORDS, STOPWORDS, SYNONYMS, THING_ABBREVIATIONS } from "./synonyms";
-
-const WORD = /[\p{L}\p{N}_]+/gu;
-/** An acronym's plural ("PRs", "URLs", "IDs"): one word, not "P" + "Rs". */
-const ACRONYM_PLURAL = /(\p{Lu}{2,})s(?!\p{L})/gu;
-const CAMEL_BOUNDARY = /([\p{Ll}\p{N}])(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
-/** What `words` may split: a capital letter (camelCase, an acronym's plural) or an underscore. */
-const SPLITS = /[\p{Lu}_]/u;
-const DIGIT = /\p{N}/u;
-
-/** Raw word tokens of any text, with identifiers split: `createIssue`, `create_issue` → create, issue. */
-export function words(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const token = match[0];
-    // A word without capitals or underscores is one word as it stands (most of a request).
-    if (!SPLITS.test(token)) {
-      if (token.length > 1 || DIGIT.test(token)) out.push(token.toLowerCase());
-      continue;
-    }
-    const spaced = token
-      .replace(ACRONYM_PLURAL, "$1S")
-      .replace(CAMEL_BOUNDARY, "$1$3 $2$4")
-      .replaceAll("_", " ");
-    for (const part of spaced.split(" ")) {
-      // Single letters ("s" of "what's", "e" of "e-mail") carry no meaning worth matching.
-      if (part.length > 1 || /\p{N}/u.test(part)) out.push(part.toLowerCase());
-    }
-  }
-  return out;
-}
+import { bareToken, isName, words } from "./words";
 
 /**
  * A past participle ("bugs assigned to me", "what's deployed in staging", "the generated report"):
@@ -233,21 +205,6 @@ function identifierWords(query: string): Set<string> {
   return out;
 }
 
-/** A whitespace-separated token without the punctuation around it (`(Ana),` → `Ana`). */
-export function bareToken(token: string): string {
-  return token.replace(/^[^\p{L}\p{N}[]+|[^\p{L}\p{N}\]]+$/gu, "");
-}
-
-/**
- * Whether a bare token is a name: a capitalized word (possessive or not) that does not start a
- * sentence, i.e. that follows another token not ending in `.`, `!`, `?` or `:`.
- *
- * @example isName("Ana", "with") // true;  isName("Cancel", undefined) // false
- */
-export function isName(bare: string, previous: string | undefined): boolean {
-  return previous !== undefined && !/[.!?:]$/.test(previous) && /^\p{Lu}\p{Ll}+(?:'s)?$/u.test(bare);
-}
-
 /** The concepts relevance counts (RELEVANCE_CURVE): those with terms of their own, not only stand-ins. */
 export function conceptCount(groups: readonly TermGroup[]): number {
   return groups.filter((g) => g.terms.length > 0).length;
@@ -293,54 +250,6 @@ function namedAsThing(query: string, word: string): boolean {
   return false;
 }
 
-/** What ends the context of a mid-task request: a dash or semicolon, or a clause of circumstance. */
-const CONTEXT_END = patterns("context_end").map((p) => p.pattern);
-
-/**
- * Where the request starts in a query that first gives context (0: the whole query is the
- * request): after the last context ending, if at least two words follow it.
- */
-function requestStart(query: string): number {
-  let cut = 0;
-  for (const pattern of CONTEXT_END) {
-    for (const m of query.matchAll(pattern)) {
-      const end = (m.index ?? 0) + m[0].length;
-      if (end > cut && words(query.slice(end)).length >= 2) cut = end;
-    }
-  }
-  return cut;
-}
-
-/** Where a request that ends by saying what its answer is for stops: "…? need it for the new ticket". */
-const PURPOSE_AFTER = pattern("purpose_after");
-
-function requestEnd(query: string, start: number): number {
-  const m = PURPOSE_AFTER.exec(query);
-  const purpose = m && words(query.slice(0, m.index)).length >= 2 ? m.index + 1 : query.length;
-  return Math.min(purpose, payloadStart(query, start));
-}
-
-/**
- * Where a request that spells out its content after a colon stops ("add a note: rolled back the
- * deploy"; the query's length when it does not): at the first colon after `start` (where the
- * request starts) with two words of it before, unless the word before it is a name ("Magic: The
- * Gathering"). What follows is the content, not the ask: it only stands in.
- */
-function payloadStart(query: string, start: number): number {
-  let said = 0;
-  let previous: string | undefined;
-  // One pass over the request's tokens: a query of many colons costs no more than one of words.
-  for (const m of query.slice(start).matchAll(/\S+/gu)) {
-    const token = m[0];
-    said += words(token).length;
-    const colon = start + m.index + token.length - 1;
-    if (token.endsWith(":") && /\s/u.test(query[colon + 1] ?? "") && said >= 2)
-      if (!isName(bareToken(token), previous)) return colon;
-    previous = token;
-  }
-  return query.length;
-}
-
 const MODALS = wordSet("modals");
 
 /**
@@ -382,8 +291,7 @@ export function queryTermGroups(text: string): TermGroup[] {
   const query = text.replace(FILLER_PHRASES, " ");
   const seen = new Set<string>();
   const groups: TermGroup[] = [];
-  const cut = requestStart(query);
-  const end = requestEnd(query, cut);
+  const { start: cut, end } = requestSpan(query);
   const context = new Set([...(cut > 0 ? words(query.slice(0, cut)) : []), ...words(query.slice(end))]);
   const request = new Set(words(query.slice(cut, end)));
   const args = argumentWords(query);

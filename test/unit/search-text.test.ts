@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { tooDeepPath } from "../../src/http/json-depth";
 import { requiredLiterals } from "../../src/search/regex-literals";
 import { RELATED_WEIGHT } from "../../src/search/rerank";
-import { documentTerms, MAX_QUERY_TERMS, queryTermGroups, words } from "../../src/search/text";
+import { documentTerms, MAX_QUERY_TERMS, queryTermGroups } from "../../src/search/text";
+import { words } from "../../src/search/words";
 import { literalAlternatives } from "../../src/tools/tool-search";
 import { rawScores } from "../support/pipeline";
 
