@@ -1,55 +1,5 @@
 #!/usr/bin/env python3
-"""Checks catalog.json: it parses, every tool has exactly name/namespace/description, no duplicate
-(namespace, name), no empty description, raw.json holds the same tools. Prints counts per namespace
-and description-length statistics."""
-import json
-import os
-import statistics
-import sys
-from collections import Counter, OrderedDict
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-cat = json.load(open(os.path.join(os.path.dirname(HERE), 'catalog.json')))
-raw = json.load(open(os.path.join(HERE, 'raw.json')))
-tools = cat['tools']
-errors = []
-seen = set()
-for t in tools:
-    if list(t.keys()) != ['name', 'namespace', 'description']:
-        errors.append(f'fields {list(t.keys())}')
-    if not all(isinstance(t.get(k), str) for k in ('name', 'namespace', 'description')):
-        errors.append(f'non-string field in {t}')
-        continue
-    key = (t['namespace'], t['name'])
-    if key in seen:
-        errors.append(f'duplicate {key}')
-    seen.add(key)
-    if not t['description'].strip():
-        errors.append(f'empty description {key}')
-    if not t['name'] or not t['namespace'] or t['namespace'] != t['namespace'].lower():
-        errors.append(f'bad name/namespace {key}')
-rawkeys = [(t['namespace'], t['name'], t['description']) for t in raw['tools']]
-if rawkeys != [(t['namespace'], t['name'], t['description']) for t in tools]:
-    errors.append('raw.json and catalog.json differ')
-if any(not t.get('_src') for t in raw['tools']):
-    errors.append('raw.json entry without _src')
-
-counts = OrderedDict()
-for t in tools:
-    counts[t['namespace']] = counts.get(t['namespace'], 0) + 1
-for ns, c in counts.items():
-    lens = [len(t['description']) for t in tools if t['namespace'] == ns]
-    print(f'{ns:14s} {c:4d}   description length {min(lens)}..{max(lens)}, median {statistics.median(lens):g}')
-lens = sorted(len(t['description']) for t in tools)
-print(f'total {len(tools)} tools in {len(counts)} namespaces; description length {lens[0]}..{lens[-1]}, '
-      f'median {statistics.median(lens):g}')
-short = min(tools, key=lambda t: len(t['description']))
-long_ = max(tools, key=lambda t: len(t['description']))
-print(f"shortest: {short['namespace']}.{short['name']} {short['description']!r}")
-print(f"longest: {long_['namespace']}.{long_['name']} ({len(long_['description'])} chars)")
-dup_names = [n for n, c in Counter(t['name'] for t in tools).items() if c > 1]
-print(f'{len(dup_names)} names occur in more than one namespace: {", ".join(sorted(dup_names))}')
-if errors:
-    print('ERRORS:', *errors, sep='\n  ')
-    sys.exit(1)
-print('OK')
+"""Checks ../catalog.json and raw.json: runs the shared ../../build/validate_catalog.py for this set."""
+import os, runpy, sys  # noqa: E401
+sys.argv[1:] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+runpy.run_path(os.path.join(sys.argv[1], '..', 'build', 'validate_catalog.py'), run_name='__main__')
