@@ -353,19 +353,14 @@ class JSModule:
         return v, j
 
     def _skip_operand(self, i):
-        t = self.toks
-        j = i
-        while j < len(t):
-            k, v, _ = t[j]
-            if k == 'punct' and v in ('(', '[', '{'):
-                j = match_close(t, j) + 1
-                continue
-            if k == 'punct' and v in (',', ')', ']', '}', ';', '||', '??', '?', ':'):
-                return j
-            j += 1
-        return j
+        """The index after an operand of `||` / `??` / `?:` starting at i."""
+        return self._skip_until(i, (',', ')', ']', '}', ';', '||', '??', '?', ':'))
 
     def _skip_expr(self, i):
+        """The index after a whole expression (an argument, an element) starting at i."""
+        return self._skip_until(i, (',', ')', ']', '}', ';'))
+
+    def _skip_until(self, i, stops):
         t = self.toks
         j = i
         while j < len(t):
@@ -373,7 +368,7 @@ class JSModule:
             if k == 'punct' and v in ('(', '[', '{'):
                 j = match_close(t, j) + 1
                 continue
-            if k == 'punct' and v in (',', ')', ']', '}', ';'):
+            if k == 'punct' and v in stops:
                 return j
             j += 1
         return j

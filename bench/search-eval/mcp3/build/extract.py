@@ -65,13 +65,16 @@ def asana():
         js_tools_from_objects('asana', repo, path, mod)
 
 
-def resend():
-    repo = 'resend/mcp-send-email'
-    for path in ls(repo, 'tools/'):
+def ts_tools_from_calls(ns, repo, folder, methods):
+    """Every `server.<method>('name', ...)` call in the TypeScript files of a folder, tests left out."""
+    for path in ls(repo, folder):
         if not path.endswith('.ts') or '.test.' in path:
             continue
-        mod = jsmod(repo, path)
-        js_tools_from_calls('resend', repo, path, mod, {'tool', 'registerTool'})
+        js_tools_from_calls(ns, repo, path, jsmod(repo, path), methods)
+
+
+def resend():
+    ts_tools_from_calls('resend', 'resend/mcp-send-email', 'tools/', {'tool', 'registerTool'})
 
 
 def circleci():
@@ -108,12 +111,7 @@ def datadog():
 
 
 def airtable():
-    repo = 'domdomegg/airtable-mcp-server'
-    for path in ls(repo, 'src/tools/'):
-        if not path.endswith('.ts') or '.test.' in path:
-            continue
-        mod = jsmod(repo, path)
-        js_tools_from_calls('airtable', repo, path, mod, {'registerTool', 'tool'})
+    ts_tools_from_calls('airtable', 'domdomegg/airtable-mcp-server', 'src/tools/', {'registerTool', 'tool'})
 
 
 def buildkite():
