@@ -36,6 +36,18 @@ const ENTRY_COLUMNS = `id, name, qualified_name, local_name, provider_name, name
 /** The index's columns, and the four re-scoring reads beside them that FTS5 does not index. */
 const INDEXED_COLUMNS = `id, ${TOOL_FTS_COLUMNS}, f_offers, f_returns, f_learned_near, f_learned_own`;
 
+type EntryRow = Omit<CatalogEntry, "tags" | "ascii"> & { tags: string };
+
+/** An entry as kept in memory: its tags joined, lowercased copies of its text when all is ASCII. */
+function entryOf(row: EntryRow): CatalogEntry {
+  const tags = (JSON.parse(row.tags) as string[]).join(" ");
+  const ascii = ASCII.test(row.name) && ASCII.test(row.description) && ASCII.test(tags);
+  const lower = ascii
+    ? { name: row.name.toLowerCase(), description: row.description.toLowerCase(), tags: tags.toLowerCase() }
+    : undefined;
+  return { ...row, tags, ascii: lower };
+}
+
 /** How names find entries. */
 interface Lookup {
   byId: Map<number, CatalogEntry>;
@@ -50,6 +62,8 @@ export class CatalogEntries {
   #lookup: Lookup | null = null;
   /** Indexed text by row id, read when a search first re-scores the tool (withIndexedFields). */
   readonly #indexed = new Map<number, IndexedFields>();
+  /** Entries read by id while the whole catalog is not in memory (withIndexedFields). */
+  readonly #byId = new Map<number, CatalogEntry>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -58,26 +72,14 @@ export class CatalogEntries {
     this.#entries = null;
     this.#lookup = null;
     this.#indexed.clear();
+    this.#byId.clear();
   }
 
   /** Every entry (allowed or not), in id order. */
   all(): CatalogEntry[] {
     this.#entries ??= this.sql
-      .all<Omit<CatalogEntry, "tags" | "ascii"> & { tags: string }>(
-        `SELECT ${ENTRY_COLUMNS} FROM trove_tools ORDER BY id`,
-      )
-      .map((row) => {
-        const tags = (JSON.parse(row.tags) as string[]).join(" ");
-        const ascii = ASCII.test(row.name) && ASCII.test(row.description) && ASCII.test(tags);
-        const lower = ascii
-          ? {
-              name: row.name.toLowerCase(),
-              description: row.description.toLowerCase(),
-              tags: tags.toLowerCase(),
-            }
-          : undefined;
-        return { ...row, tags, ascii: lower };
-      });
+      .all<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM trove_tools ORDER BY id`)
+      .map(entryOf);
     return this.#entries;
   }
 
@@ -125,7 +127,7 @@ export class CatalogEntries {
    * query. At most the catalog's text is kept, less than its records.
    */
   withIndexedFields(ids: readonly number[], includeAlways: boolean): (CatalogEntry & IndexedFields)[] {
-    const { byId } = this.lookup();
+    const byId = this.#lookup?.byId ?? this.readById(ids);
     const entries = ids
       .map((id) => byId.get(id))
       .filter(
@@ -144,6 +146,23 @@ export class CatalogEntries {
       const fields = this.#indexed.get(e.id);
       return fields ? [{ ...e, ...fields }] : [];
     });
+  }
+
+  /**
+   * The entries of `ids`, read by id while the whole catalog is not in memory: a session's first
+   * search needs only its candidates, and reading every entry of a 10,000-tool catalog for them was
+   * a fifth of that search (bench/RESULTS.md, the first search after a change).
+   */
+  private readById(ids: readonly number[]): ReadonlyMap<number, CatalogEntry> {
+    const unread = ids.filter((id) => !this.#byId.has(id));
+    if (unread.length > 0) {
+      const rows = this.sql.all<EntryRow>(
+        `SELECT ${ENTRY_COLUMNS} FROM trove_tools WHERE id IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(unread),
+      );
+      for (const row of rows) this.#byId.set(row.id, entryOf(row));
+    }
+    return this.#byId;
   }
 
   /** Provider names of the given tools (their own name while they have none). */

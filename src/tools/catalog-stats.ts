@@ -1,7 +1,7 @@
 // What search reads of a session's catalog as a whole: how many tools it may find, the vocabulary of
 // their index (document frequencies, near spellings, the words it knows), the words its names start
 // and end with, what each description says it does, and how long descriptions are. Each is read
-// once after a write.
+// once after a write; the counts, the names and the description length in one pass over the tools.
 import type { Sql } from "../db/sql";
 import { type ActionObject, actionObject, purposeSentence } from "../search/action-object";
 import { IndexVocabulary } from "../search/index-vocabulary";
@@ -14,6 +14,27 @@ export interface Purpose {
   terms: string;
 }
 
+/** How many allowed tools a session holds, by loading mode. */
+export interface CatalogCounts {
+  tools: number;
+  deferred: number;
+  always: number;
+}
+
+/**
+ * What one pass over the allowed tools reads: their counts, their names (made NameWords when first
+ * asked for) and their descriptions' mean length. At 10,000 tools each pass reads every row (an
+ * index would be another row written per tool in every new session), and a session's first search
+ * made four of them.
+ */
+interface Summary {
+  /** Allowed tools, whatever their mode: the documents the index holds. */
+  size: number;
+  counts: CatalogCounts;
+  names: { f_name: string; f_namespace: string }[] | null;
+  descriptionLength: number;
+}
+
 /** The words names start or end with (nameEnds), and those names of two or more words start with. */
 interface NameWords {
   starts: Set<string>;
@@ -23,8 +44,8 @@ interface NameWords {
 export class CatalogStats extends IndexVocabulary {
   /** What each tool's first sentence says, read on first use (purpose). */
   readonly #purposes = new Map<string, Purpose>();
+  #summary: Summary | null = null;
   #names: NameWords | null = null;
-  #descriptionLength: number | null = null;
 
   constructor(sql: Sql) {
     super(sql, "trove_tools");
@@ -34,8 +55,18 @@ export class CatalogStats extends IndexVocabulary {
   override invalidate(): void {
     super.invalidate();
     this.#purposes.clear();
+    this.#summary = null;
     this.#names = null;
-    this.#descriptionLength = null;
+  }
+
+  /** Documents in the index: the tools the policy allows (IndexVocabulary's count, from the one pass). */
+  override size(): number {
+    return this.summary().size;
+  }
+
+  /** Allowed tools by loading mode. */
+  counts(): CatalogCounts {
+    return this.summary().counts;
   }
 
   /**
@@ -71,13 +102,7 @@ export class CatalogStats extends IndexVocabulary {
    * against its whole collection (tool-search's meanLengths).
    */
   descriptionLength(): number {
-    this.#descriptionLength ??=
-      this.sql.one<{ mean: number | null }>(
-        `SELECT avg(CASE WHEN f_description = '' THEN 0
-                ELSE length(f_description) - length(replace(f_description, ' ', '')) + 1 END) AS mean
-         FROM trove_tools WHERE allowed = 1`,
-      )?.mean ?? 0;
-    return this.#descriptionLength;
+    return this.summary().descriptionLength;
   }
 
   /**
@@ -101,10 +126,7 @@ export class CatalogStats extends IndexVocabulary {
   private names(): NameWords {
     if (!this.#names) {
       const names: NameWords = { starts: new Set(), ends: new Set() };
-      const rows = this.sql.all<{ f_name: string; f_namespace: string }>(
-        `SELECT f_name, f_namespace FROM trove_tools WHERE allowed = 1`,
-      );
-      for (const row of rows) {
+      for (const row of this.summary().names ?? []) {
         const terms = localTerms(row.f_name, row.f_namespace);
         if (terms.length === 0) continue;
         names.ends.add(terms[0] as string);
@@ -112,7 +134,40 @@ export class CatalogStats extends IndexVocabulary {
         if (terms.length > 1) names.starts.add(terms[0] as string);
       }
       this.#names = names;
+      // Read into NameWords: the rows are not needed again until the next write.
+      if (this.#summary) this.#summary.names = null;
     }
     return this.#names;
+  }
+
+  private summary(): Summary {
+    if (!this.#summary) {
+      const rows = this.sql.all<{
+        f_name: string;
+        f_namespace: string;
+        effective_mode: string;
+        words: number;
+      }>(
+        `SELECT f_name, f_namespace, effective_mode,
+                CASE WHEN f_description = '' THEN 0
+                ELSE length(f_description) - length(replace(f_description, ' ', '')) + 1 END AS words
+         FROM trove_tools WHERE allowed = 1`,
+      );
+      let deferred = 0;
+      let always = 0;
+      let words = 0;
+      for (const row of rows) {
+        if (row.effective_mode === "deferred") deferred++;
+        else if (row.effective_mode === "always") always++;
+        words += row.words;
+      }
+      this.#summary = {
+        size: rows.length,
+        counts: { tools: deferred + always, deferred, always },
+        names: rows,
+        descriptionLength: rows.length > 0 ? words / rows.length : 0,
+      };
+    }
+    return this.#summary;
   }
 }

@@ -21,7 +21,7 @@ import {
   type ToolSource,
   updateRows,
 } from "./catalog-rows";
-import { CatalogStats } from "./catalog-stats";
+import { type CatalogCounts, CatalogStats } from "./catalog-stats";
 import { IndexUpkeep } from "./index-upkeep";
 import type { Visibility } from "./policy";
 import { recordsBefore, type ToolChange, toolChanges } from "./tool-changes";
@@ -45,13 +45,7 @@ export interface SourceSyncResult extends SyncResult {
   changes?: ToolChange[];
 }
 
-export type { CatalogEntry, IndexedFields };
-
-export interface CatalogCounts {
-  tools: number;
-  deferred: number;
-  always: number;
-}
+export type { CatalogCounts, CatalogEntry, IndexedFields };
 
 export class CatalogStore {
   #hashes: Map<string, Held> | null = null;
@@ -60,7 +54,6 @@ export class CatalogStore {
   readonly upkeep = new IndexUpkeep();
   /** What search reads of the catalog as a whole (its vocabulary, its names), cached until the next write. */
   readonly stats: CatalogStats;
-  #counts: CatalogCounts | null = null;
   #lastSync: { digest: string; result: SyncResult } | null = null;
   /** Record JSON as last received → its record hash (never stale: the hash depends on nothing else). */
   #hashByRaw = new Map<string, string>();
@@ -84,7 +77,6 @@ export class CatalogStore {
     this.#naming = null;
     this.#entries.invalidate();
     this.stats.invalidate();
-    this.#counts = null;
     this.#lastSync = null;
   }
 
@@ -358,17 +350,7 @@ export class CatalogStore {
 
   /** Counts over allowed tools only: a denied tool is never counted. Cached until the next write. */
   counts(): CatalogCounts {
-    this.#counts ??= this.readCounts();
-    return this.#counts;
-  }
-
-  private readCounts(): CatalogCounts {
-    const rows = this.sql.all<{ effective_mode: LoadingMode; n: number }>(
-      `SELECT effective_mode, count(*) AS n FROM trove_tools WHERE allowed = 1 GROUP BY effective_mode`,
-    );
-    const deferred = rows.find((r) => r.effective_mode === "deferred")?.n ?? 0;
-    const always = rows.find((r) => r.effective_mode === "always")?.n ?? 0;
-    return { tools: deferred + always, deferred, always };
+    return this.stats.counts();
   }
 
   /**

@@ -59,6 +59,25 @@ describe("storage cost headers", () => {
     expect(old.json.tools.map((t: { name: string }) => t.name)).not.toContain("ns.tool_7");
   });
 
+  it("show a session's first search reading each tool once, not once per figure it needs", async () => {
+    const sid = newSid();
+    const n = 400;
+    await post(sid, "catalog_sync", { tools: tools(n) });
+    // Counts, names and description length come from one pass over the tools, and the index's
+    // vocabulary from another (here a term per tool: its number); the candidates' entries are read
+    // by id. Reading each figure apart read the whole catalog six times.
+    const first = await post(sid, "tool_search", { query: "tool 123" });
+    expect(first.status).toBe(200);
+    expect(first.read).toBeLessThan(3 * n);
+    const again = await post(sid, "tool_search", { query: "tool 321" });
+    expect(again.read).toBeLessThan(n / 2);
+    // An exact or regex search needs the counts alone (total_deferred): still one pass.
+    const other = newSid();
+    await post(other, "catalog_sync", { tools: tools(n) });
+    const exact = await post(other, "tool_search", { query: "ns.tool_5", search_type: "exact" });
+    expect(exact.read).toBeLessThan(3 * n);
+  });
+
   it("are sent on errors too: 0 for input refused before the session's storage was touched", async () => {
     const sid = newSid();
     const bad = await post(sid, "tool_search", { query: 1 });
