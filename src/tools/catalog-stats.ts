@@ -28,8 +28,6 @@ export interface CatalogCounts {
  * made four of them.
  */
 interface Summary {
-  /** Allowed tools, whatever their mode: the documents the index holds. */
-  size: number;
   counts: CatalogCounts;
   names: { f_name: string; f_namespace: string }[] | null;
   descriptionLength: number;
@@ -61,7 +59,7 @@ export class CatalogStats extends IndexVocabulary {
 
   /** Documents in the index: the tools the policy allows (IndexVocabulary's count, from the one pass). */
   override size(): number {
-    return this.summary().size;
+    return this.summary().counts.tools;
   }
 
   /** Allowed tools by loading mode. */
@@ -162,8 +160,8 @@ export class CatalogStats extends IndexVocabulary {
         words += row.words;
       }
       this.#summary = {
-        size: rows.length,
-        counts: { tools: deferred + always, deferred, always },
+        // Every allowed tool is deferred or always loaded (LoadingMode): the index holds them all.
+        counts: { tools: rows.length, deferred, always },
         names: rows,
         descriptionLength: rows.length > 0 ? words / rows.length : 0,
       };
