@@ -252,7 +252,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   /** `tools` had their learned text rewritten in the index. */
   protected learnedChanged(tools: number): void {
     if (tools === 0) return;
-    this.catalog.invalidate();
+    this.catalog.learnedTextChanged();
     this.catalog.upkeep.note(tools);
   }
 

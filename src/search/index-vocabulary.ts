@@ -28,6 +28,11 @@ export class IndexVocabulary implements IndexStats {
   /** Forgets what it read: the index changed. */
   invalidate(): void {
     this.#size = null;
+    this.forgetTerms();
+  }
+
+  /** Forgets the vocabulary alone: indexed text changed, the documents did not (learned text). */
+  forgetTerms(): void {
     this.#vocabulary = null;
   }
 

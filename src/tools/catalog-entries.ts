@@ -71,8 +71,13 @@ export class CatalogEntries {
   invalidate(): void {
     this.#entries = null;
     this.#lookup = null;
-    this.#indexed.clear();
+    this.forgetIndexed();
     this.#byId.clear();
+  }
+
+  /** Call after a write to the indexed text alone (learned text): the entries stand. */
+  forgetIndexed(): void {
+    this.#indexed.clear();
   }
 
   /** Every entry (allowed or not), in id order. */

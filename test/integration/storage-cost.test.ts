@@ -78,6 +78,31 @@ describe("storage cost headers", () => {
     expect(exact.read).toBeLessThan(3 * n);
   });
 
+  it("show a search after a learning refresh re-reading the vocabulary and its candidates, not the catalog", async () => {
+    const sid = newSid();
+    const n = 400;
+    await post(sid, "catalog_sync", { tools: tools(n) });
+    const first = await post(sid, "tool_search", { query: "tool 123" });
+    // What a refresh from the tenant's learning object does: one tool's learned words change.
+    const changed = await runInDurableObject(sessionStub(sid), (obj, state) => {
+      const { enabled: _, ...thresholds } = obj.config.get().learning;
+      const terms = ["refund", "payment"].map((term) => ({ term, support: 100 }));
+      const taught = state.storage.transactionSync(() =>
+        obj.learning.apply(1, [{ tool: "ns.tool_7", terms }], obj.catalog.ids(), thresholds, Date.now()),
+      );
+      (obj as unknown as { learnedChanged(tools: number): void }).learnedChanged(taught);
+      return taught;
+    });
+    expect(changed).toBe(1);
+    // Learned text changes the index's words, not which tools there are, their names or their
+    // descriptions: the next search skips the pass over the tools that the first one made.
+    const after = await post(sid, "tool_search", { query: "tool 124" });
+    expect(first.read - after.read).toBeGreaterThanOrEqual(n);
+    // And it ranks with the new words: the vocabulary and the candidates' text were read again.
+    const found = await call("POST", `/v1/sessions/${sid}/tool_search`, { query: "refund the payment" });
+    expect(found.json.tools.map((t: { name: string }) => t.name)).toEqual(["ns.tool_7"]);
+  });
+
   it("are sent on errors too: 0 for input refused before the session's storage was touched", async () => {
     const sid = newSid();
     const bad = await post(sid, "tool_search", { query: 1 });
