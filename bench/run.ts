@@ -43,7 +43,7 @@ const PER_REQUEST_ROUNDS = 10;
 const FIRST_SAMPLES = 5;
 const searchRows: (string | number)[][] = [];
 const syncRows: (string | number)[][] = [];
-const firstRegexRows: (string | number)[][] = [];
+const firstSearchRows: (string | number)[][] = [];
 
 let tokens: Awaited<ReturnType<typeof tokenEconomy>> | undefined;
 let cost: Awaited<ReturnType<typeof costModel>> | undefined;
@@ -93,7 +93,7 @@ try {
       });
     }
     const median = (values: number[]) => percentile(values, 50);
-    firstRegexRows.push([
+    firstSearchRows.push([
       size,
       fmt(median(firsts.map((f) => f.fts))),
       median(firsts.map((f) => f.rows)),
@@ -185,7 +185,7 @@ const syncTable = table(
   ],
   syncRows,
 );
-const firstRegexTable = table(
+const firstSearchTable = table(
   [
     "tools",
     "first fts search after a change, ms",
@@ -194,12 +194,12 @@ const firstRegexTable = table(
     "first fts search after a learning refresh, ms",
     "rows read by the refresh and that search",
   ],
-  firstRegexRows,
+  firstSearchRows,
 );
 console.log(
   `In-object tool_search (each query's mean over repeated runs; percentiles over queries)\n\n${searchTable}\n`,
 );
-console.log(`${firstRegexTable}\n`);
+console.log(`${firstSearchTable}\n`);
 console.log(`In-object catalog_sync\n\n${syncTable}\n`);
 
 const tokenTable = tokens?.table ?? "";
@@ -263,7 +263,7 @@ rewrites a tool's learned text changes the index's vocabulary and that text, not
 refresh (which checks whether the index needs merging) and the next full-text search read those
 again and nothing else.
 
-${firstRegexTable}
+${firstSearchTable}
 
 ## catalog_sync in-object
 

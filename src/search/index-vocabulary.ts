@@ -5,29 +5,22 @@ import type { IndexStats } from "./fts-pipeline";
 import { frequenciesOf, readVocabulary } from "./fts-query";
 import { nearTerms } from "./typos";
 
-const TABLES = {
-  trove_tools: {
-    size: `SELECT count(*) AS n FROM trove_tools WHERE allowed = 1`,
-    vocab: "trove_tools_vocab",
-  },
-  trove_skills: {
-    size: `SELECT count(*) AS n FROM trove_skills WHERE allowed = 1`,
-    vocab: "trove_skills_vocab",
-  },
+/** Each index's FTS5 vocabulary table. */
+const VOCABULARIES = {
+  trove_tools: "trove_tools_vocab",
+  trove_skills: "trove_skills_vocab",
 } as const;
 
-export class IndexVocabulary implements IndexStats {
-  #size: number | null = null;
+export abstract class IndexVocabulary implements IndexStats {
   #vocabulary: Map<string, number> | null = null;
 
   constructor(
     protected readonly sql: Sql,
-    private readonly table: keyof typeof TABLES,
+    private readonly table: keyof typeof VOCABULARIES,
   ) {}
 
   /** Forgets what it read: the index changed. */
   invalidate(): void {
-    this.#size = null;
     this.forgetTerms();
   }
 
@@ -36,11 +29,8 @@ export class IndexVocabulary implements IndexStats {
     this.#vocabulary = null;
   }
 
-  /** Documents in the index: those the policy allows. */
-  size(): number {
-    this.#size ??= this.sql.one<{ n: number }>(TABLES[this.table].size)?.n ?? 0;
-    return this.#size;
-  }
+  /** Documents in the index: those the policy allows (each store counts its own). */
+  abstract size(): number;
 
   /**
    * How many documents contain each normalized term. The whole FTS5 vocabulary is read once after
@@ -56,7 +46,7 @@ export class IndexVocabulary implements IndexStats {
   }
 
   protected vocabulary(): Map<string, number> {
-    this.#vocabulary ??= readVocabulary(this.sql, TABLES[this.table].vocab);
+    this.#vocabulary ??= readVocabulary(this.sql, VOCABULARIES[this.table]);
     return this.#vocabulary;
   }
 }

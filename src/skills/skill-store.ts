@@ -49,6 +49,7 @@ interface SkillKey {
 }
 
 export class SkillStore extends IndexVocabulary {
+  #size: number | null = null;
   #keys: { byQid: Map<string, SkillKey>; byName: Map<string, SkillKey[]> } | null = null;
   #weigh: (qid: string) => number = () => 1;
 
@@ -69,7 +70,15 @@ export class SkillStore extends IndexVocabulary {
   /** Forgets cached statistics and keys; call after the skills change. */
   override invalidate(): void {
     super.invalidate();
+    this.#size = null;
     this.#keys = null;
+  }
+
+  /** Skills in the index: those the policy allows. */
+  size(): number {
+    this.#size ??=
+      this.sql.one<{ n: number }>(`SELECT count(*) AS n FROM trove_skills WHERE allowed = 1`)?.n ?? 0;
+    return this.#size;
   }
 
   /** Every stored skill's id, qualified id, name and policy flag, read once per change. */
