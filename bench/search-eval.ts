@@ -4,7 +4,7 @@
 // the previous head; how well the top result's relevance tells answerable queries from those nothing
 // answers (AUROC); learning from use, and its safety (bench/learning-safety.ts).
 // Usage: npm run bench:search [-- --catalog FILE --queries FILE[,FILE…] --verbose --calibrate
-//   --thresholds r,w,c[,n] --history FILE --protocol direct --anonymous --repeat N --lexicon FILE --figures FILE]
+//   --thresholds r,w,c[,n[,o]] --history FILE --protocol direct --anonymous --repeat N --lexicon FILE --figures FILE]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { requestConcepts } from "../src/search/rerank";
@@ -51,7 +51,7 @@ const { values: args } = parseArgs({
     calibrate: { type: "boolean", default: false },
     /** Retrieval only: no learning or safety evaluation, nothing written (to try a ranking change). */
     "suite-only": { type: "boolean", default: false },
-    /** Learned sessions' thresholds, `read,write,contested[,near]` (SessionConfig.learning), to explore them. */
+    /** Learned sessions' thresholds, `read,write,contested[,near[,own]]` (SessionConfig.learning), to explore them. */
     thresholds: { type: "string" },
     /** Another history to replay (entries without a `user` go round-robin to four sessions). */
     history: { type: "string", default: HISTORY },
@@ -350,9 +350,8 @@ async function learningEvaluation(
       const figures = async (tenant: "learned" | "control") => {
         const sid = `test-${n}`;
         if (args.thresholds) {
-          const [min_support, min_support_write, min_support_contested, min_support_near] = args.thresholds
-            .split(",")
-            .map(Number);
+          const [min_support, min_support_write, min_support_contested, min_support_near, min_support_own] =
+            args.thresholds.split(",").map(Number);
           await replay.op(tenant, sid, "session_configure", {
             learning: {
               enabled: true,
@@ -360,6 +359,7 @@ async function learningEvaluation(
               min_support_write,
               min_support_contested,
               ...(min_support_near === undefined ? {} : { min_support_near }),
+              ...(min_support_own === undefined ? {} : { min_support_own }),
             },
           });
         }

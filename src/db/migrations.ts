@@ -392,6 +392,16 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE trove_tools ADD COLUMN f_learned_own TEXT NOT NULL DEFAULT ''`,
     ],
   },
+  {
+    version: 15,
+    name: "the tools that hold learned words short of their threshold",
+    statements: [
+      // Partial: a tool enters it only when learning gives it such words, so syncing a catalog
+      // writes no index row. Search counts those words' documents through it
+      // (CatalogStats.unindexedFrequencies).
+      `CREATE INDEX trove_tools_learned_near ON trove_tools (id) WHERE f_learned_near != ''`,
+    ],
+  },
 ];
 
 /** Applies every migration newer than the stored version, each in its own transaction step. */

@@ -108,6 +108,13 @@ export interface IndexStats {
   docFrequencies(terms: readonly string[]): ReadonlyMap<string, number>;
   /** Indexed terms an unknown term may be a misspelling of (src/search/typos.ts). */
   nearTerms(term: string): readonly string[];
+  /**
+   * Documents per term of a re-scored field the full-text index does not hold (a tool's learned
+   * words short of their threshold, CatalogStats.unindexedFrequencies): re-scoring's idf counts them
+   * beside the index's own, so a word learned for many tools weighs as little there as a word
+   * many tools say. Absent when no such field has words.
+   */
+  unindexedFrequencies?(): ReadonlyMap<string, number>;
 }
 
 export interface FtsSearch<R, C extends R> {
@@ -168,9 +175,10 @@ export function ftsSearch<R, C extends R>(index: FtsIndex<R, C>, search: FtsSear
   const match = candidateTerms(terms, df, about);
   const expression = ftsMatchExpression(match.terms, match.boosts);
   const rows = expression ? search.candidates(expression) : [];
+  const unindexed = search.stats.unindexedFrequencies?.();
   const corpus = {
     size: search.stats.size(),
-    docFrequency: (term: string) => df.get(term) ?? 0,
+    docFrequency: (term: string) => (df.get(term) ?? 0) + (unindexed?.get(term) ?? 0),
     meanLengths: search.meanLengths,
   };
   const actions = rows.map((row) => index.action?.(row) ?? null);

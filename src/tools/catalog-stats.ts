@@ -44,6 +44,7 @@ export class CatalogStats extends IndexVocabulary {
   readonly #purposes = new Map<string, Purpose>();
   #summary: Summary | null = null;
   #names: NameWords | null = null;
+  #near: Map<string, number> | null = null;
 
   constructor(sql: Sql) {
     super(sql, "trove_tools");
@@ -55,6 +56,31 @@ export class CatalogStats extends IndexVocabulary {
     this.#purposes.clear();
     this.#summary = null;
     this.#names = null;
+  }
+
+  /** Forgets the vocabulary and the learned words counted beside it (learned text changed). */
+  override forgetTerms(): void {
+    super.forgetTerms();
+    this.#near = null;
+  }
+
+  /**
+   * How many allowed tools hold each term among their learned words short of their threshold
+   * (f_learned_near: not in the full-text index, so its vocabulary does not count them). Read
+   * through the partial index of the tools that have such words, once after learned text changes.
+   */
+  unindexedFrequencies(): ReadonlyMap<string, number> {
+    if (this.#near) return this.#near;
+    const near = new Map<string, number>();
+    const rows = this.sql.all<{ terms: string }>(
+      `SELECT f_learned_near AS terms FROM trove_tools INDEXED BY trove_tools_learned_near
+       WHERE f_learned_near != '' AND allowed = 1`,
+    );
+    for (const { terms } of rows)
+      for (const term of new Set(terms.split(" ")))
+        if (term !== "") near.set(term, (near.get(term) ?? 0) + 1);
+    this.#near = near;
+    return near;
   }
 
   /** Documents in the index: the tools the policy allows (from the one pass). */

@@ -186,6 +186,38 @@ describe("learning from use", () => {
     expect(await fresh(tools, query, { learning: { enabled: false } })).toEqual([sales, usage]);
   });
 
+  it("weighs a word learned for many tools below one learned for a single tool", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const sales = `rep${tag}.sales_report`;
+    const usage = `rep${tag}.usage_report`;
+    const [weather, files, email] = [`rep${tag}.get_weather`, `rep${tag}.list_files`, `rep${tag}.send_email`];
+    const tools = [
+      { name: sales, description: "Build the monthly report" },
+      { name: usage, description: "Build the monthly report" },
+      { name: weather, description: "Get the weather forecast for a city" },
+      { name: files, description: "List the files in a folder" },
+      { name: email, description: "Send an email" },
+    ];
+    const query = "build the customer finance monthly report";
+    expect((await fresh(tools, query)).slice(0, 2)).toEqual([sales, usage]);
+    // Two people each: a word no tool says orders the two tools the request fits (min_support_near),
+    // one word for each, so they still tie and the name decides.
+    await teachMany(tools, "build the customer monthly report", sales, 2);
+    await teachMany(tools, "build the finance monthly report", usage, 2);
+    expect((await fresh(tools, query)).slice(0, 2)).toEqual([sales, usage]);
+    // "customer" then goes with every kind of request: it tells tools apart no better than a word
+    // every tool says, and "finance", learned for one tool, decides.
+    await teachMany(tools, "get the customer weather forecast", weather, 2);
+    await teachMany(tools, "list the customer files", files, 2);
+    await teachMany(tools, "send the customer an email", email, 2);
+    expect((await fresh(tools, query)).slice(0, 2)).toEqual([usage, sales]);
+    expect((await fresh(tools, query, { learning: { enabled: false } })).slice(0, 2)).toEqual([sales, usage]);
+    // Tools the policy denies count no more than absent ones: "customer" ties with "finance" again.
+    const absent = await fresh(tools.slice(0, 2), query);
+    expect(absent).toEqual([sales, usage]);
+    expect(await fresh(tools, query, { policy: { deny: [weather, files, email] } })).toEqual(absent);
+  });
+
   it("ranks with learned words from the refresh that brings them, in a session that already searched", async () => {
     const { charge, refund, tools } = catalog();
     const sid = newSid();

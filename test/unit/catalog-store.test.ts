@@ -589,6 +589,11 @@ describe("schema", () => {
           "type": "trigger",
         },
         {
+          "name": "trove_tools_learned_near",
+          "sql": "CREATE INDEX trove_tools_learned_near ON trove_tools (id) WHERE f_learned_near != ''",
+          "type": "index",
+        },
+        {
           "name": "trove_tools_searchable",
           "sql": "CREATE VIEW trove_tools_searchable AS
               SELECT id, f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned FROM trove_tools WHERE allowed = 1",
