@@ -1,7 +1,8 @@
 // What search reads of a session's catalog as a whole: how many tools it may find, the vocabulary of
-// their index (document frequencies, near spellings, the words it knows), the words its names start
-// and end with, what each description says it does, and how long descriptions are. Each is read
-// once after a write; the counts, the names and the description length in one pass over the tools.
+// their index (document frequencies, near spellings, the words it knows) and of the learned words it
+// leaves out, the words its names start and end with, what each description says it does, and how
+// long descriptions are. Each is read once after a write; the counts, the names and the description
+// length in one pass over the tools.
 import type { Sql } from "../db/sql";
 import { type ActionObject, actionObject, purposeSentence } from "../search/action-object";
 import { IndexVocabulary } from "../search/index-vocabulary";
