@@ -4,6 +4,9 @@
 //   can cause (searches, tool calls, the user's own message), try to lift a tool to the top for
 //   requests it does not serve; for each target, the sessions at which it first moves up one rank,
 //   enters the top 3 and reaches rank 1;
+// - devaluing: colluding sessions teach the requests' words to every other tool instead, so that
+//   those words count for less; for each request, the sessions at which a tool that does not serve
+//   it takes rank 1;
 // - personal data: requests full of it, each used in several sessions; what of it the learning
 //   routes (which show everything learning stores) can return;
 // - concurrency: 64 sessions teaching at once; merged must equal taught.
@@ -76,7 +79,7 @@ async function attackSession(
   await replay.op(tenant, sid, "catalog_sync", { tools: catalog });
   const tool = (catalog as CatalogTool[]).find((t) => t.name === target);
   const args = tool ? argsFor(tool) : {};
-  const own = target.replace(/[._:-]/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+  const own = nameWords(target);
   const [a, b] = ATTACK_QUERIES;
   // Each pair worded apart ("… 12-0"): a store of whole queries counts distinct ones; words cannot.
   const nonce = sid.replace(/\D/g, "");
@@ -156,6 +159,78 @@ export async function attackEvaluation(
         at(o.up),
         at(o.top3),
         at(o.first),
+      ]),
+    ),
+  };
+}
+
+/** A tool's name as words ("github.create_issue" → "github create issue"). */
+function nameWords(name: string): string {
+  return name.replace(/[._:-]/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+}
+
+/** The dev catalog's tools that serve each attack request (search.news serves the second as well). */
+const SERVED_BY: Record<(typeof ATTACK_QUERIES)[number], readonly string[]> = {
+  "refund the customer's last payment": ["stripe:refund_charge"],
+  "search the web for news": ["web_search", "search.news"],
+};
+
+/**
+ * Devaluing: rather than lift a target, colluding sessions teach the attack requests' words to
+ * every tool that serves neither (each session uses each such tool after a search of one request
+ * and the tool's own words, once per request), so that the words the right tools share with a
+ * request would count for less and a tool matching the request's other words would pass them.
+ * For each request: the sessions at which a tool that does not serve it first takes rank 1.
+ */
+export async function devaluingEvaluation(
+  replay: Replay,
+  catalog: unknown[],
+  tenant = "attack-10",
+): Promise<{ outcomes: { query: string; taken: number | null; by: string }[]; table: string }> {
+  const first = async (query: string, n: number) => {
+    const sid = `devalue-probe-${n}-${crypto.randomUUID()}`;
+    await replay.op(tenant, sid, "catalog_sync", { tools: catalog });
+    const out = await replay.op<{ tools: { name: string }[] }>(tenant, sid, "tool_search", {
+      query,
+      limit: 5,
+    });
+    return out.tools[0]?.name ?? "";
+  };
+  const outcomes = ATTACK_QUERIES.map((query) => ({ query, taken: null as number | null, by: "" }));
+  const serving = new Set(Object.values(SERVED_BY).flat());
+  const others = (catalog as CatalogTool[]).filter((t) => !serving.has(t.name));
+  let sessions = 0;
+  for (const checkpoint of [0, ...CHECKPOINTS]) {
+    while (sessions < checkpoint) {
+      const sid = `devaluer-${sessions++}`;
+      await replay.op(tenant, sid, "catalog_sync", { tools: catalog });
+      for (const tool of others) {
+        for (const request of ATTACK_QUERIES) {
+          await replay.op(tenant, sid, "tool_search", {
+            query: `${request} ${nameWords(tool.name)}`,
+            limit: 10,
+          });
+          await replay.op(tenant, sid, "tool_resolve", { name: tool.name, args: argsFor(tool) });
+        }
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const o of outcomes) {
+      if (o.taken !== null) continue;
+      const top = await first(o.query, checkpoint);
+      if (!SERVED_BY[o.query as keyof typeof SERVED_BY].includes(top)) [o.taken, o.by] = [checkpoint, top];
+    }
+    if (outcomes.every((o) => o.taken !== null)) break;
+  }
+  return {
+    outcomes,
+    table: table(
+      ["request", "served by", "another tool takes rank 1 at", "that tool"],
+      outcomes.map((o) => [
+        o.query,
+        SERVED_BY[o.query as keyof typeof SERVED_BY].join(", "),
+        o.taken === null ? `> ${CHECKPOINTS.at(-1)}` : String(o.taken),
+        o.by || "–",
       ]),
     ),
   };
@@ -262,6 +337,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`sessions an attacker needs, dev catalog\n\n${t}`);
     const { table: small } = await attackEvaluation(replay, smallCatalog(catalog), 4);
     console.log(`sessions an attacker needs, a small agent's catalog\n\n${small}`);
+    const { table: devalued } = await devaluingEvaluation(replay, smallCatalog(catalog));
+    console.log(`sessions a devaluing attack needs, a small agent's catalog\n\n${devalued}`);
     console.log(await privacyEvaluation(replay, catalog));
     console.log(await concurrencyEvaluation(replay, catalog));
   } finally {

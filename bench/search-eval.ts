@@ -16,7 +16,13 @@ import { type BaselineTool, bm25Baselines } from "./bm25-baseline";
 import { startBench, table } from "./harness";
 import { largerCatalogs } from "./larger-catalogs";
 import { startReplay } from "./learning-replay";
-import { attackEvaluation, concurrencyEvaluation, privacyEvaluation, smallCatalog } from "./learning-safety";
+import {
+  attackEvaluation,
+  concurrencyEvaluation,
+  devaluingEvaluation,
+  privacyEvaluation,
+  smallCatalog,
+} from "./learning-safety";
 import { argsFor, type CatalogTool } from "./load-mix";
 import {
   type History,
@@ -432,18 +438,21 @@ async function learningEvaluation(
   }
 }
 
-/** Poisoning, personal data and concurrent merges (bench/learning-safety.ts), with their targets. */
+/** Poisoning, devaluing, personal data and concurrent merges (bench/learning-safety.ts), with their targets. */
 async function safetyEvaluation(): Promise<string> {
   const replay = await startReplay();
   try {
     const attack = await attackEvaluation(replay, catalog);
     const small = await attackEvaluation(replay, smallCatalog(catalog), 4);
+    const devalued = await devaluingEvaluation(replay, smallCatalog(catalog));
     const privacy = await privacyEvaluation(replay, catalog);
     const concurrent = await concurrencyEvaluation(replay, catalog);
     const fewest = Math.min(
       ...[...attack.outcomes, ...small.outcomes].map((o) => o.top3 ?? Number.POSITIVE_INFINITY),
     );
     const attackMet = fewest >= 50;
+    const fewestDevaluing = Math.min(...devalued.outcomes.map((o) => o.taken ?? Number.POSITIVE_INFINITY));
+    const devaluingMet = fewestDevaluing >= 50;
     return [
       "### Learning safety (bench/learning-safety.ts)",
       "",
@@ -458,6 +467,12 @@ async function safetyEvaluation(): Promise<string> {
       small.table,
       "",
       `targets (poisoning): no attack with fewer than 50 colluding sessions puts the target in the top 3 (fewest: ${Number.isFinite(fewest) ? fewest : "> 64"}) -> ${attackMet ? "met" : "NOT met"}`,
+      "",
+      "Devaluing, in the small agent's catalog: colluding sessions teach each request's words to every tool that serves neither request (a search of the request and the tool's own words, then a use of the tool, for each such tool and request), so that the words the right tools share with a request would count for less; the sessions after which a tool that does not serve the request first ranks first. Learned words count among the tools a request already fits from two people on (min_support_near), and against a word the catalog's own text says only from min_support_contested (50 people). At 07ea0e5, whose learned words counted against every word alike, two sessions put stripe:retrieve_customer first for the refund request.",
+      "",
+      devalued.table,
+      "",
+      `targets (devaluing): no attack with fewer than 50 colluding sessions puts a tool that does not serve the request at rank 1 (fewest: ${Number.isFinite(fewestDevaluing) ? fewestDevaluing : "> 64"}) -> ${devaluingMet ? "met" : "NOT met"}`,
       "",
       `Personal data: ${privacy.requests} requests full of it (cards spaced and dashed, an SSN, IBANs, a passport, phones, passwords, a secret in a URL path, names in lower case, an email, a token, an address, a date of birth, an account number), each searched and used in 5 sessions (${privacy.uses} sessions). Stored words for the tool: ${privacy.terms.join(", ")}.`,
       "",

@@ -4,6 +4,11 @@
 // FTS columns hold text already normalized by src/search/text.ts (split identifiers, synonyms,
 // stemming), so the FTS tokenizer only needs to split on whitespace and fold case.
 export const TOOL_FTS_COLUMNS_V1 = "f_name, f_namespace, f_tags, f_description, f_params, f_examples";
+/**
+ * The indexed columns of what a tool says of itself, as an SQL list for trove_tools_vocab_col: a
+ * word any tool's own text holds is the catalog's, whatever people taught (src/learning/).
+ */
+export const OWN_TEXT_COLUMNS_SQL = "'f_name', 'f_namespace', 'f_tags', 'f_description', 'f_examples'";
 /** Since version 7: what the tenant learned people ask for when they use the tool (src/learning/). */
 export const TOOL_FTS_COLUMNS = `${TOOL_FTS_COLUMNS_V1}, f_learned`;
 

@@ -6,6 +6,7 @@
 // learned terms in the tools' index (field f_learned), no more than REFRESH_MS out of date, counting
 // only terms with enough independent support (LearningThresholds).
 import type { Sql } from "../db/sql";
+import { OWN_TEXT_COLUMNS_SQL } from "../db/tool-columns";
 import { indexText } from "../search/text";
 import type { EventLog, RecentEvent } from "../state/events";
 import type { LearnedUse, ServedTool } from "./learning-store";
@@ -225,7 +226,7 @@ export class SessionLearning {
         known =
           (this.sql.one<{ docs: number | null }>(
             `SELECT max(doc) AS docs FROM trove_tools_vocab_col
-             WHERE term = ? AND col IN ('f_name', 'f_namespace', 'f_tags', 'f_description', 'f_examples')`,
+             WHERE term = ? AND col IN (${OWN_TEXT_COLUMNS_SQL})`,
             stem,
           )?.docs ?? 0) > 0;
         contested.set(stem, known);

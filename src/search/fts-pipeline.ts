@@ -110,9 +110,10 @@ export interface IndexStats {
   nearTerms(term: string): readonly string[];
   /**
    * Documents per term of a re-scored field the full-text index does not hold (a tool's learned
-   * words short of their threshold, CatalogStats.unindexedFrequencies): re-scoring's idf counts them
-   * beside the index's own, so a word learned for many tools weighs as little there as a word
-   * many tools say. Absent for an index without such a field (skills).
+   * words short of their threshold that no tool's own text says, CatalogStats.unindexedFrequencies):
+   * re-scoring's idf counts them beside the index's own, so such a word learned for many tools
+   * weighs as little there as a word many tools say. Absent for an index without such a field
+   * (skills).
    */
   unindexedFrequencies?(): ReadonlyMap<string, number>;
 }

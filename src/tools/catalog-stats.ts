@@ -4,6 +4,7 @@
 // long descriptions are. Each is read once after a write; the counts, the names and the description
 // length in one pass over the tools.
 import type { Sql } from "../db/sql";
+import { OWN_TEXT_COLUMNS_SQL } from "../db/tool-columns";
 import { type ActionObject, actionObject, purposeSentence } from "../search/action-object";
 import { IndexVocabulary } from "../search/index-vocabulary";
 import { indexText } from "../search/text";
@@ -67,7 +68,11 @@ export class CatalogStats extends IndexVocabulary {
 
   /**
    * How many allowed tools hold each term among their learned words short of their threshold
-   * (f_learned_near: not in the full-text index, so its vocabulary does not count them). Read
+   * (f_learned_near: not in the full-text index, so its vocabulary does not count them), for the
+   * terms no tool's own text says. A word the catalog says keeps the weight the catalog gives it:
+   * otherwise two people teaching "refund" to a dozen other tools would make it count for little,
+   * and a tool that matches the request's other words would pass the refund tool (learning asks
+   * min_support_contested, not two people, before such a word counts against the catalog's). Read
    * through the partial index of the tools that have such words, once after learned text changes.
    */
   unindexedFrequencies(): ReadonlyMap<string, number> {
@@ -80,6 +85,14 @@ export class CatalogStats extends IndexVocabulary {
     for (const { terms } of rows)
       for (const term of new Set(terms.split(" ")))
         if (term !== "") near.set(term, (near.get(term) ?? 0) + 1);
+    if (near.size > 0) {
+      const said = this.sql.all<{ term: string }>(
+        `SELECT DISTINCT term FROM trove_tools_vocab_col
+         WHERE term IN (SELECT value FROM json_each(?)) AND col IN (${OWN_TEXT_COLUMNS_SQL})`,
+        JSON.stringify([...near.keys()]),
+      );
+      for (const { term } of said) near.delete(term);
+    }
     this.#near = near;
     return near;
   }

@@ -218,6 +218,38 @@ describe("learning from use", () => {
     expect(await fresh(tools, query, { policy: { deny: [weather, files, email] } })).toEqual(absent);
   });
 
+  it("keeps the weight the catalog gives its own words, however many tools two people teach them to", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const refund = `pay${tag}.refund_payment`;
+    const invoice = `pay${tag}.last_invoice`;
+    const others = [
+      "weather forecast",
+      "folder files",
+      "email message",
+      "calendar event",
+      "chat channel",
+      "container image",
+      "dns record",
+      "pdf document",
+      "git branch",
+      "map route",
+    ].map((thing, i) => ({ name: `misc${tag}.tool_${i}`, description: `Work with a ${thing}`, thing }));
+    const tools = [
+      { name: refund, description: "Refund a payment to a customer" },
+      { name: invoice, description: "Get the last invoice of a customer" },
+      { name: `pay${tag}.list_payments`, description: "List the payments of a customer" },
+      { name: `pay${tag}.get_customer`, description: "Get a customer by id" },
+      ...others.map(({ thing: _, ...tool }) => tool),
+    ];
+    const query = "refund the customer's last payment";
+    expect((await fresh(tools, query)).slice(0, 2)).toEqual([refund, invoice]);
+    // Two colluding people use every other tool after a request that says "refund": enough for a
+    // word the catalog does not say to count among contenders, not to outweigh one it says.
+    for (const { name, thing } of others) await teachMany(tools, `refund the ${thing}`, name, 2);
+    expect((await learnedTerms(others[0]?.name ?? "")).map((t) => t.term)).toContain("refund");
+    expect((await fresh(tools, query)).slice(0, 2)).toEqual([refund, invoice]);
+  });
+
   it("ranks with learned words from the refresh that brings them, in a session that already searched", async () => {
     const { charge, refund, tools } = catalog();
     const sid = newSid();
