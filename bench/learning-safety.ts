@@ -175,6 +175,13 @@ const SERVED_BY: Record<(typeof ATTACK_QUERIES)[number], readonly string[]> = {
   "search the web for news": ["web_search", "search.news"],
 };
 
+/** A devaluing attack on one request: the sessions after which another tool ranks first, and which. */
+interface Devalued {
+  query: (typeof ATTACK_QUERIES)[number];
+  taken: number | null;
+  by: string;
+}
+
 /**
  * Devaluing: rather than lift a target, colluding sessions teach the attack requests' words to
  * every tool that serves neither (each session uses each such tool after a search of one request
@@ -186,7 +193,7 @@ export async function devaluingEvaluation(
   replay: Replay,
   catalog: unknown[],
   tenant = "attack-10",
-): Promise<{ outcomes: { query: string; taken: number | null; by: string }[]; table: string }> {
+): Promise<{ outcomes: Devalued[]; table: string }> {
   const first = async (query: string, n: number) => {
     const sid = `devalue-probe-${n}-${crypto.randomUUID()}`;
     await replay.op(tenant, sid, "catalog_sync", { tools: catalog });
@@ -196,7 +203,7 @@ export async function devaluingEvaluation(
     });
     return out.tools[0]?.name ?? "";
   };
-  const outcomes = ATTACK_QUERIES.map((query) => ({ query, taken: null as number | null, by: "" }));
+  const outcomes: Devalued[] = ATTACK_QUERIES.map((query) => ({ query, taken: null, by: "" }));
   const serving = new Set(Object.values(SERVED_BY).flat());
   const others = (catalog as CatalogTool[]).filter((t) => !serving.has(t.name));
   let sessions = 0;
@@ -218,7 +225,7 @@ export async function devaluingEvaluation(
     for (const o of outcomes) {
       if (o.taken !== null) continue;
       const top = await first(o.query, checkpoint);
-      if (!SERVED_BY[o.query as keyof typeof SERVED_BY].includes(top)) [o.taken, o.by] = [checkpoint, top];
+      if (!SERVED_BY[o.query].includes(top)) [o.taken, o.by] = [checkpoint, top];
     }
     if (outcomes.every((o) => o.taken !== null)) break;
   }
@@ -228,7 +235,7 @@ export async function devaluingEvaluation(
       ["request", "served by", "another tool takes rank 1 at", "that tool"],
       outcomes.map((o) => [
         o.query,
-        SERVED_BY[o.query as keyof typeof SERVED_BY].join(", "),
+        SERVED_BY[o.query].join(", "),
         o.taken === null ? `> ${CHECKPOINTS.at(-1)}` : String(o.taken),
         o.by || "–",
       ]),
