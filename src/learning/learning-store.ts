@@ -2,7 +2,7 @@
 // went on to use it, with how many independent sources taught each word. Sessions index the words
 // whose support passes their thresholds (src/learning/session-learning.ts).
 //
-// Stored is vocabulary, never text: a term is a word learnedTerms (./vocabulary.ts) let through, a
+// Stored is vocabulary, never text: a term is a word taughtTerms (./vocabulary.ts) let through, a
 // source is a salted hash of an end user (when the host names one) or else of a session. Each
 // (tool, term, source) is one row, so a source adds at most its weight (≤ 1) to a term's support
 // and 1 to its agreement: both grow with distinct sources, not with repetition. A source counts at most
@@ -12,7 +12,7 @@
 // evidence cannot push out well-supported terms.
 import type { Sql } from "../db/sql";
 import { sha256Hex } from "../search/hash";
-import { learnedTerms, TERM } from "./vocabulary";
+import { TERM, taughtTerms } from "./vocabulary";
 
 /** Every bound of the tenant's store, with the reason for its value (docs/search.md#learning-from-use). */
 export const LEARNING = {
@@ -129,7 +129,7 @@ export class LearningStore {
 
   /**
    * Creates the schema; a store of the first version (whole queries, issue 15) is converted once:
-   * each query keeps only the terms learnedTerms lets through, taught by its session, and the
+   * each query keeps only the terms taughtTerms lets through, taught by its session, and the
    * queries themselves are deleted. Run inside a transaction.
    */
   migrate(now: number): void {
@@ -141,7 +141,7 @@ export class LearningStore {
       `SELECT session, tool, query, at FROM learn_pairs ORDER BY at`,
     );
     for (const pair of pairs) {
-      const terms = learnedTerms(pair.query, () => false).map((t) => [t, 1] as const);
+      const terms = taughtTerms(pair.query, () => false).map((t) => [t, 1] as const);
       this.merge({ session: pair.session, user: null }, { tool: pair.tool, at: pair.at, terms }, now);
     }
     this.sql.run(`DROP TABLE learn_pairs`);

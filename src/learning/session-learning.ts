@@ -10,7 +10,7 @@ import { OWN_TEXT_COLUMNS_SQL } from "../db/tool-columns";
 import { indexText } from "../search/text";
 import type { EventLog, RecentEvent } from "../state/events";
 import type { LearnedUse, ServedTool } from "./learning-store";
-import { learnedTerms } from "./vocabulary";
+import { taughtTerms } from "./vocabulary";
 
 export type { LearnedUse };
 
@@ -170,7 +170,7 @@ export class SessionLearning {
     return pending.flatMap(({ tool, at, texts }) => {
       const terms = new Map<string, number>();
       for (const [text, weight] of texts)
-        for (const term of learnedTerms(text, this.known))
+        for (const term of taughtTerms(text, this.known))
           terms.set(term, Math.max(terms.get(term) ?? 0, weight));
       return terms.size === 0 ? [] : [{ tool, at, terms: [...terms] }];
     });

@@ -23,7 +23,7 @@ import { bareToken, isName, words } from "./words";
  * it describes a state to look for, not an action to take. A word ending in -ed that stems to
  * something else ("need", "speed" and "embed" stem to themselves).
  */
-function participle(word: string): boolean {
+export function participle(word: string): boolean {
   return word.length >= 5 && word.endsWith("ed") && stem(word) !== word;
 }
 

@@ -250,6 +250,25 @@ describe("learning from use", () => {
     expect((await fresh(tools, query)).slice(0, 2)).toEqual([refund, invoice]);
   });
 
+  it("teaches no action from a word that names a state: what's deployed is asked of the tool that lists", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const list = `edge${tag}.list_functions`;
+    const deploy = `edge${tag}.deploy_function`;
+    const tools = [
+      { name: list, description: "List the edge functions of a project" },
+      { name: deploy, description: "Deploy an edge function to a project" },
+    ];
+    const query = "deploy my edge function";
+    expect((await fresh(tools, query))[0]).toBe(deploy);
+    // Three people ask which functions are deployed and use the tool that lists them: a state to
+    // look for, not the action of deploying.
+    await teachMany(tools, "which edge functions are deployed", list, 3);
+    const terms = (await learnedTerms(list)).map((t) => t.term);
+    expect(terms).toContain("edge");
+    expect(terms).not.toContain("deployed");
+    expect((await fresh(tools, query))[0]).toBe(deploy);
+  });
+
   it("ranks with learned words from the refresh that brings them, in a session that already searched", async () => {
     const { charge, refund, tools } = catalog();
     const sid = newSid();
@@ -399,7 +418,9 @@ describe("learning from use", () => {
     await mergedAtLeast(before, 1);
     const terms = Object.fromEntries((await learnedTerms(refund)).map((t) => [t.term, t.support]));
     expect(terms).toMatchObject({ refund: 1, charge: 1, undo: 0.5, duplicate: 0.5, billing: 0.5 });
-    expect(terms).toMatchObject({ charged: 0.5, twice: 0.5, mistake: 0.5, fix: 0.5 });
+    expect(terms).toMatchObject({ twice: 0.5, mistake: 0.5, fix: 0.5 });
+    // "charged" names a state, not the action of charging: it teaches nothing.
+    expect(terms).not.toHaveProperty("charged");
 
     // An explicit activation after a search stands for that search when the tool is called later.
     const other = newSid();
@@ -554,11 +575,8 @@ describe("learning from use", () => {
         .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
         .toArray();
       expect(tables.map((t) => t.name)).not.toContain("learn_pairs");
-      expect(store.tool("stripe.refund", Date.now())?.terms.map((t) => t.term)).toEqual([
-        "charged",
-        "double",
-        "refund",
-      ]);
+      // A participle names a state, and teaches nothing (vocabulary.ts taughtTerms).
+      expect(store.tool("stripe.refund", Date.now())?.terms.map((t) => t.term)).toEqual(["double", "refund"]);
     });
   });
 
