@@ -12,7 +12,7 @@
 // evidence cannot push out well-supported terms.
 import type { Sql } from "../db/sql";
 import { sha256Hex } from "../search/hash";
-import { TERM, taughtTerms } from "./vocabulary";
+import { TERM, taughtTerms, teaches } from "./vocabulary";
 
 /** Every bound of the tenant's store, with the reason for its value (docs/search.md#learning-from-use). */
 export const LEARNING = {
@@ -33,6 +33,13 @@ export const LEARNING = {
 } as const;
 
 const DAY = 86_400_000;
+
+/**
+ * The version of what taughtTerms lets through that the stored evidence follows (learn_meta
+ * `rule`); a store below it drops what the rule now leaves out on its next start. 1: past
+ * participles left out.
+ */
+const TAUGHT_RULE = 1;
 
 /** One use of a tool, as a session reports it: the terms it teaches and how strongly. */
 export interface LearnedUse {
@@ -130,11 +137,16 @@ export class LearningStore {
   /**
    * Creates the schema; a store of the first version (whole queries, issue 15) is converted once:
    * each query keeps only the terms taughtTerms lets through, taught by its session, and the
-   * queries themselves are deleted. Run inside a transaction.
+   * queries themselves are deleted. A store whose evidence predates the rule taughtTerms follows
+   * now (TAUGHT_RULE) drops what it leaves out, once. Run inside a transaction.
    */
   migrate(now: number): void {
     for (const statement of SCHEMA) this.sql.run(statement);
     if (this.meta("salt") === 0) this.setMeta("salt", 1 + Math.floor(Math.random() * 2 ** 52));
+    if (this.meta("rule") < TAUGHT_RULE) {
+      this.dropUntaught(now);
+      this.setMeta("rule", TAUGHT_RULE);
+    }
     const old = this.sql.one(`SELECT 1 AS x FROM sqlite_master WHERE name = 'learn_pairs'`);
     if (!old) return;
     const pairs = this.sql.all<{ session: string; tool: string; query: string; at: number }>(
@@ -237,7 +249,7 @@ export class LearningStore {
 
   /** One use into the evidence, unless its source is over a cap. Terms are checked again here. */
   private merge(from: LearningSource, use: LearnedUse, now: number): boolean {
-    const terms = use.terms.filter(([term, weight]) => TERM.test(term) && weight > 0);
+    const terms = use.terms.filter(([term, weight]) => TERM.test(term) && teaches(term) && weight > 0);
     if (use.tool === "" || terms.length === 0) return false;
     const source = this.source(from);
     const counts = this.sql.one<{ all: number; tool: number }>(
@@ -367,6 +379,28 @@ export class LearningStore {
       changed = true;
     }
     if (changed) this.setMeta("version", version);
+  }
+
+  /**
+   * Deletes the evidence for terms that taughtTerms no longer lets through (past participles,
+   * stored before it left them out), and serves the tools that held them anew: what is stored
+   * follows the rule that stores it. Reads each distinct term once.
+   */
+  private dropUntaught(now: number): void {
+    const terms = this.sql
+      .all<{ term: string }>(`SELECT DISTINCT term FROM learn_evidence`)
+      .map((r) => r.term)
+      .filter((term) => !teaches(term));
+    if (terms.length === 0) return;
+    const list = JSON.stringify(terms);
+    const tools = this.sql
+      .all<{ tool: string }>(
+        `SELECT DISTINCT tool FROM learn_evidence WHERE term IN (SELECT value FROM json_each(?))`,
+        list,
+      )
+      .map((r) => r.tool);
+    this.sql.run(`DELETE FROM learn_evidence WHERE term IN (SELECT value FROM json_each(?))`, list);
+    this.rewrite(tools, now);
   }
 
   private meta(key: string): number {

@@ -131,7 +131,12 @@ export function learnedTerms(request: string, known: (word: string) => boolean):
  * 240 people 0.547 → 0.550 and 60 people 0.515 → 0.513, the others unchanged (bench/RESULTS.md).
  */
 export function taughtTerms(request: string, known: (word: string) => boolean): string[] {
-  return learnedTerms(request, known).filter((term) => !participle(term));
+  return learnedTerms(request, known).filter(teaches);
+}
+
+/** Whether a stored term is one taughtTerms would let through today (not a past participle). */
+export function teaches(term: string): boolean {
+  return !participle(term);
 }
 
 /** What depersonalization put where it took something out (issue 31): a word of its own kind each. */

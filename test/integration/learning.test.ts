@@ -580,6 +580,47 @@ describe("learning from use", () => {
     });
   });
 
+  it("drops, once, the stored words that learning no longer teaches: a past participle", async () => {
+    const stub = env.LEARNING.get(env.LEARNING.idFromName(`rule-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, (_obj, state) => {
+      const sql = createSql(state.storage.sql);
+      const store = new LearningStore(sql);
+      const now = Date.now();
+      const use = (session: string, terms: [string, number][]) =>
+        state.storage.transactionSync(() =>
+          store.record({ session, user: null }, [{ tool: "fns.list", at: now, terms }], now),
+        );
+      state.storage.transactionSync(() => store.migrate(now));
+      // A session of today's rule never gets a participle stored, whatever it sends.
+      use("s1", [
+        ["edge", 1],
+        ["deployed", 1],
+      ]);
+      const terms = () => store.tool("fns.list", now)?.terms.map((t) => t.term);
+      expect(terms()).toEqual(["edge"]);
+      // Evidence stored before the rule: "deployed" taught to the listing tool and served to
+      // sessions, and no rule version recorded.
+      state.storage.sql.exec(
+        `INSERT INTO learn_evidence (tool, term, source, weight, at)
+         SELECT tool, 'deployed', source, 1, at FROM learn_evidence`,
+      );
+      state.storage.sql.exec(`DELETE FROM learn_meta WHERE key = 'rule'`);
+      use("s2", [["edge", 1]]);
+      const served = () => store.changedSince(0).tools.flatMap((t) => t.terms.map((x) => x.term));
+      expect(served()).toContain("deployed");
+
+      const version = store.state().version;
+      state.storage.transactionSync(() => store.migrate(now));
+      expect(terms()).toEqual(["edge"]);
+      expect(served()).toEqual(["edge"]);
+      // Sessions are served the tool anew (a new version), and a second start changes nothing.
+      expect(store.state().version).toBe(version + 1);
+      const written = sql.stats.rowsWritten;
+      state.storage.transactionSync(() => store.migrate(now));
+      expect(sql.stats.rowsWritten).toBe(written);
+    });
+  });
+
   // Sixty-four sessions at once: a slow machine needs more than the default 30 s.
   it("merges 64 sessions teaching at once: merged equals taught", { timeout: 120_000 }, async () => {
     const { refund, tools } = catalog();
