@@ -6,9 +6,9 @@
 // learned terms in the tools' index (field f_learned), no more than REFRESH_MS out of date, counting
 // only terms with enough independent support (LearningThresholds).
 import type { Sql } from "../db/sql";
-import { OWN_TEXT_COLUMNS_SQL } from "../db/tool-columns";
 import { indexText } from "../search/text";
 import type { EventLog, RecentEvent } from "../state/events";
+import { saidByOwnText } from "../tools/catalog-stats";
 import type { LearnedUse, ServedTool } from "./learning-store";
 import { taughtTerms } from "./vocabulary";
 
@@ -223,12 +223,7 @@ export class SessionLearning {
     const elsewhere = (stem: string) => {
       let known = contested.get(stem);
       if (known === undefined) {
-        known =
-          (this.sql.one<{ docs: number | null }>(
-            `SELECT max(doc) AS docs FROM trove_tools_vocab_col
-             WHERE term = ? AND col IN (${OWN_TEXT_COLUMNS_SQL})`,
-            stem,
-          )?.docs ?? 0) > 0;
+        known = saidByOwnText(this.sql, [stem]).has(stem);
         contested.set(stem, known);
       }
       return known;

@@ -35,6 +35,21 @@ interface Summary {
   descriptionLength: number;
 }
 
+/**
+ * Which of `terms` (index terms) some tool's own text says: its name, namespace, tags, description
+ * or examples (OWN_TEXT_COLUMNS_SQL), read from the index's vocabulary in one statement. Such a word
+ * is the catalog's, whatever people taught: learning counts it against the catalog's own only from
+ * min_support_contested (src/learning/session-learning.ts, unindexedFrequencies).
+ */
+export function saidByOwnText(sql: Sql, terms: readonly string[]): Set<string> {
+  const rows = sql.all<{ term: string }>(
+    `SELECT DISTINCT term FROM trove_tools_vocab_col
+     WHERE term IN (SELECT value FROM json_each(?)) AND col IN (${OWN_TEXT_COLUMNS_SQL})`,
+    JSON.stringify(terms),
+  );
+  return new Set(rows.map((r) => r.term));
+}
+
 /** The words names start or end with (nameEnds), and those names of two or more words start with. */
 interface NameWords {
   starts: Set<string>;
@@ -85,14 +100,7 @@ export class CatalogStats extends IndexVocabulary {
     for (const { terms } of rows)
       for (const term of new Set(terms.split(" ")))
         if (term !== "") near.set(term, (near.get(term) ?? 0) + 1);
-    if (near.size > 0) {
-      const said = this.sql.all<{ term: string }>(
-        `SELECT DISTINCT term FROM trove_tools_vocab_col
-         WHERE term IN (SELECT value FROM json_each(?)) AND col IN (${OWN_TEXT_COLUMNS_SQL})`,
-        JSON.stringify([...near.keys()]),
-      );
-      for (const { term } of said) near.delete(term);
-    }
+    if (near.size > 0) for (const term of saidByOwnText(this.sql, [...near.keys()])) near.delete(term);
     this.#near = near;
     return near;
   }
