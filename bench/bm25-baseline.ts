@@ -64,11 +64,25 @@ const B = 0.75;
 /** rank_bm25's floor for a negative Okapi IDF: this share of the mean IDF. */
 const EPSILON = 0.25;
 
+/**
+ * Scripts written without spaces (Chinese, Japanese, Thai…): a run of them is split into words by
+ * ICU's dictionary segmenter, as a search engine's ICU tokenizer splits it (Lucene, Elasticsearch);
+ * whole runs as tokens would make BM25 a straw man on the suite's catalog in those languages.
+ */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const segmenter = new Intl.Segmenter("und", { granularity: "word" });
+
 const plain = (text: string) =>
   text
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter(Boolean)
+    .flatMap((token) =>
+      UNSPACED.test(token)
+        ? [...segmenter.segment(token)].filter((s) => s.isWordLike).map((s) => s.segment)
+        : [token],
+    );
 const STOPWORDS = new Set(eng);
 const TOKENIZERS = {
   plain,

@@ -9,6 +9,15 @@ interface Migration {
   statements: string[];
 }
 
+/** The tokenizer of the first indexes: combining marks separated tokens. */
+const TOKENIZER_V1 = `'unicode61 remove_diacritics 2'`;
+/**
+ * Since version 16 a combining mark belongs to its word: a Thai or Hindi word ("สร้าง", "खोज") is one
+ * token, not pieces split at its vowel signs. Latin accents are still folded ("créer" is "creer"),
+ * as src/search/words.ts folds them.
+ */
+const TOKENIZER = `"unicode61 remove_diacritics 2 categories 'L* N* Co M*'"`;
+
 const cols = (prefix: string, list: string) =>
   list
     .split(", ")
@@ -20,11 +29,11 @@ const cols = (prefix: string, list: string) =>
  * The index covers only allowed tools (its content is a view of them), so ranking statistics such
  * as IDF never depend on denied tools: they are indistinguishable from absent ones.
  */
-const toolIndex = (columns: string) => [
+const toolIndex = (columns: string, tokenizer = TOKENIZER_V1) => [
   `CREATE VIEW trove_tools_searchable AS
         SELECT id, ${columns} FROM trove_tools WHERE allowed = 1`,
   `CREATE VIRTUAL TABLE trove_tools_fts USING fts5(${columns},
-        content='trove_tools_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+        content='trove_tools_searchable', content_rowid='id', tokenize=${tokenizer})`,
   `CREATE VIRTUAL TABLE trove_tools_vocab USING fts5vocab(trove_tools_fts, 'row')`,
   `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
         INSERT INTO trove_tools_fts (rowid, ${columns}) VALUES (new.id, ${cols("new", columns)});
@@ -53,10 +62,10 @@ const SKILL_FTS_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_
  * The skills' FTS5 index over allowed skills and the triggers that keep it in step. As for tools:
  * the index covers allowed skills only, so a denied skill shapes no score.
  */
-const skillIndex = () => [
+const skillIndex = (tokenizer = TOKENIZER_V1) => [
   `CREATE VIEW trove_skills_searchable AS SELECT id, ${SKILL_FTS_COLUMNS} FROM trove_skills WHERE allowed = 1`,
   `CREATE VIRTUAL TABLE trove_skills_fts USING fts5(${SKILL_FTS_COLUMNS},
-        content='trove_skills_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+        content='trove_skills_searchable', content_rowid='id', tokenize=${tokenizer})`,
   `CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')`,
   `CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills WHEN new.allowed = 1 BEGIN
         INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
@@ -400,6 +409,33 @@ export const MIGRATIONS: readonly Migration[] = [
       // writes no index row. Search counts those words' documents through it
       // (CatalogStats.unindexedFrequencies).
       `CREATE INDEX trove_tools_learned_near ON trove_tools (id) WHERE f_learned_near != ''`,
+    ],
+  },
+  {
+    version: 16,
+    name: "full-text indexes keep combining marks inside words",
+    // Both indexes are rebuilt with TOKENIZER. The index text of the rows is written anew at the
+    // same start (src/session/index-text.ts: the text version moved with the words of scripts
+    // written without spaces), and the triggers carry it into the new indexes.
+    statements: [
+      `DROP TABLE trove_tools_vocab_col`,
+      `DROP TABLE trove_tools_vocab`,
+      `DROP TRIGGER trove_tools_fts_delete`,
+      `DROP TRIGGER trove_tools_fts_update`,
+      `DROP TABLE trove_tools_fts`,
+      `DROP VIEW trove_tools_searchable`,
+      ...toolIndex(TOOL_FTS_COLUMNS, TOKENIZER).filter(
+        (statement) => !statement.includes("trove_tools_fts_insert"),
+      ),
+      `CREATE VIRTUAL TABLE trove_tools_vocab_col USING fts5vocab(trove_tools_fts, 'col')`,
+      `INSERT INTO trove_tools_fts (trove_tools_fts) VALUES ('rebuild')`,
+      `DROP TRIGGER trove_skills_fts_delete`,
+      `DROP TRIGGER trove_skills_fts_update`,
+      `DROP TABLE trove_skills_vocab`,
+      `DROP TABLE trove_skills_fts`,
+      `DROP VIEW trove_skills_searchable`,
+      ...skillIndex(TOKENIZER).filter((statement) => !statement.includes("trove_skills_fts_insert")),
+      `INSERT INTO trove_skills_fts (trove_skills_fts) VALUES ('rebuild')`,
     ],
   },
 ];

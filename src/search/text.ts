@@ -49,9 +49,10 @@ export function wordTerms(word: string): string[] {
 /**
  * Bump when `words`, `canonical`, `plural` or the stemmer change how document text becomes terms
  * (the word lists are hashed in `indexTextVersion` on their own), or when a record's search fields
- * change (9: a tool's f_offers, src/tools/tool-index.ts; 10: f_returns, the output schema's text).
+ * change (9: a tool's f_offers, src/tools/tool-index.ts; 10: f_returns, the output schema's text;
+ * 11: accents folded as the index folds them, words of scripts written without spaces).
  */
-const NORMALIZER_REVISION = 10;
+const NORMALIZER_REVISION = 11;
 let textVersion: string | undefined;
 
 /**

@@ -24,6 +24,18 @@ function integrityCheck(obj: SessionObject): void {
   obj.sql.run(`INSERT INTO trove_tools_fts(trove_tools_fts, rank) VALUES('integrity-check', 1)`);
 }
 
+/** An empty session object's storage as the migrations up to `version` left it. */
+async function schemaAt(obj: SessionObject, state: DurableObjectState, version: number): Promise<void> {
+  await state.storage.deleteAll();
+  obj.sql.run(
+    `CREATE TABLE trove_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  );
+  for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
+    for (const statement of m.statements) obj.sql.run(statement);
+    obj.sql.run(`INSERT INTO trove_schema VALUES (?, ?, 0)`, m.version, m.name);
+  }
+}
+
 const rowsWritten = (sid: string) => inObject(sid, (obj) => obj.sql.stats.rowsWritten);
 
 /** Rows written by one HTTP request, read from the object's running SQL counters. */
@@ -466,7 +478,7 @@ describe("schema", () => {
         {
           "name": "trove_skills_fts",
           "sql": "CREATE VIRTUAL TABLE trove_skills_fts USING fts5(f_name, f_title, f_tags, f_trigger, f_description, f_body,
-              content='trove_skills_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+              content='trove_skills_searchable', content_rowid='id', tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'")",
           "type": "table",
         },
         {
@@ -548,7 +560,7 @@ describe("schema", () => {
         {
           "name": "trove_tools_fts",
           "sql": "CREATE VIRTUAL TABLE trove_tools_fts USING fts5(f_name, f_namespace, f_tags, f_description, f_params, f_examples, f_learned,
-              content='trove_tools_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+              content='trove_tools_searchable', content_rowid='id', tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'")",
           "type": "table",
         },
         {
@@ -643,14 +655,7 @@ describe("schema", () => {
   it("migrates a session stored before slim storage (version 7) without losing a tool, activation or skill", async () => {
     const sid = newSid();
     await inObject(sid, async (obj, state) => {
-      await state.storage.deleteAll();
-      obj.sql.run(
-        `CREATE TABLE trove_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-      );
-      for (const m of MIGRATIONS.filter((m) => m.version <= 7)) {
-        for (const statement of m.statements) obj.sql.run(statement);
-        obj.sql.run(`INSERT INTO trove_schema VALUES (?, ?, 0)`, m.version, m.name);
-      }
+      await schemaAt(obj, state, 7);
       // A tool, its activation and a skill as version 7 stored them (its insert trigger indexes the tool).
       obj.sql.run(
         `INSERT INTO trove_tools (name, qualified_name, local_name, namespace, description, tags, side_effects,
@@ -691,6 +696,37 @@ describe("schema", () => {
       // The activation outlives nothing it named: removing the tool removes it, as the foreign key did.
       state.storage.transactionSync(() => obj.catalog.sync([], "replace", visibilityFor(DEFAULT_CONFIG)));
       expect(obj.sql.one(`SELECT count(*) AS n FROM trove_activations`)).toEqual({ n: 0 });
+    });
+  });
+
+  it("rebuilds both indexes so that a combining mark stays in its word (version 16)", async () => {
+    const sid = newSid();
+    await inObject(sid, async (obj, state) => {
+      await schemaAt(obj, state, 15);
+      // A Thai tool indexed as version 15 did: its vowel and tone signs split "สร้าง" (create).
+      const tools = [{ name: "thai.create_bill", description: "สร้างใบแจ้งหนี้ใหม่" }];
+      state.storage.transactionSync(() =>
+        obj.catalog.sync(CatalogSyncInput.parse({ tools }).tools, "replace", visibilityFor(DEFAULT_CONFIG)),
+      );
+      const vocabulary = () =>
+        obj.sql.all<{ term: string }>(`SELECT term FROM trove_tools_vocab ORDER BY term`).map((r) => r.term);
+      expect(vocabulary()).not.toContain("สร้าง");
+      expect(vocabulary()).toContain("สร");
+
+      expect(migrate(obj.sql, (fn) => state.storage.transactionSync(fn))).toBe(MIGRATIONS.at(-1)?.version);
+      integrityCheck(obj);
+      obj.sql.run(`INSERT INTO trove_skills_fts(trove_skills_fts, rank) VALUES('integrity-check', 1)`);
+      expect(vocabulary()).toContain("สร้าง");
+      expect(vocabulary()).not.toContain("สร");
+      const tokenizers = obj.sql
+        .all<{ sql: string }>(
+          `SELECT sql FROM sqlite_master WHERE name IN ('trove_tools_fts', 'trove_skills_fts')`,
+        )
+        .map((r) => r.sql);
+      expect(tokenizers).toHaveLength(2);
+      for (const sql of tokenizers) expect(sql).toContain("categories 'L* N* Co M*'");
+      obj.catalog.invalidate();
+      expect(obj.catalog.find("thai.create_bill")?.name).toBe("thai.create_bill");
     });
   });
 

@@ -27,6 +27,21 @@ describe("words", () => {
   it("drops single letters but keeps numbers", () => {
     expect(words("what's e-mail v2 3")).toEqual(["what", "mail", "v2", "3"]);
   });
+  it("reads the words of scripts written without spaces, and keeps a combining mark in its word", () => {
+    expect(words("在仓库中创建一个新问题")).toEqual(["在", "仓库", "中", "创建", "一个", "新", "问题"]);
+    expect(words("GitHub上创建issue")).toEqual(["git", "hub", "上", "创建", "issue"]);
+    // A lone kana is a particle, as a lone Latin letter carries nothing; a Chinese character is a word.
+    expect(words("新しい課題を作成する")).toEqual(["新しい", "課題", "作成", "する"]);
+    expect(words("สร้างปัญหาใหม่")).toEqual(["สร้าง", "ปัญหา", "ใหม่"]);
+    expect(words("खोज करें")).toEqual(["खोज", "करें"]);
+    expect(words("한국어 검색 도구")).toEqual(["한국어", "검색", "도구"]);
+  });
+
+  it("folds accents as the full-text index does, composed or not", () => {
+    expect(words("Créer un problème über café")).toEqual(["creer", "un", "probleme", "uber", "cafe"]);
+    expect(words("cafe\u0301 CRÉER")).toEqual(["cafe", "creer"]);
+    expect(words("Ça marche")).toEqual(["ca", "marche"]);
+  });
 });
 
 describe("documentTerms", () => {
