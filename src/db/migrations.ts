@@ -1,5 +1,8 @@
 // Numbered, append-only schema steps for a session's SQLite, applied at object start.
 // `PRAGMA user_version` is refused in Durable Objects, so the applied version lives in trove_schema.
+// The full-text indexes are created as search-indexes.ts describes them now, in whichever step
+// creates them; a step that changes how they are made rebuilds older ones under a `when`.
+import { indexesKeepMarks, SKILL_FTS_COLUMNS, skillIndex, toolIndex } from "./search-indexes";
 import type { Sql } from "./sql";
 import { TOOL_FTS_COLUMNS, TOOL_FTS_COLUMNS_V1, TOOL_ROW_COLUMNS_V8 } from "./tool-columns";
 
@@ -7,47 +10,9 @@ interface Migration {
   version: number;
   name: string;
   statements: string[];
+  /** Whether the statements are needed here; the version is recorded either way. */
+  when?: (sql: Sql) => boolean;
 }
-
-/** The tokenizer of the first indexes: combining marks separated tokens. */
-const TOKENIZER_V1 = `'unicode61 remove_diacritics 2'`;
-/**
- * Since version 16 a combining mark belongs to its word: a Thai or Hindi word ("สร้าง", "खोज") is one
- * token, not pieces split at its vowel signs. Latin accents are still folded ("créer" is "creer"),
- * as src/search/words.ts folds them.
- */
-const TOKENIZER = `"unicode61 remove_diacritics 2 categories 'L* N* Co M*'"`;
-
-const cols = (prefix: string, list: string) =>
-  list
-    .split(", ")
-    .map((c) => `${prefix}.${c}`)
-    .join(", ");
-
-/**
- * The tools' FTS5 index over the tools the policy allows, and the triggers that keep it in step.
- * The index covers only allowed tools (its content is a view of them), so ranking statistics such
- * as IDF never depend on denied tools: they are indistinguishable from absent ones.
- */
-const toolIndex = (columns: string, tokenizer = TOKENIZER_V1) => [
-  `CREATE VIEW trove_tools_searchable AS
-        SELECT id, ${columns} FROM trove_tools WHERE allowed = 1`,
-  `CREATE VIRTUAL TABLE trove_tools_fts USING fts5(${columns},
-        content='trove_tools_searchable', content_rowid='id', tokenize=${tokenizer})`,
-  `CREATE VIRTUAL TABLE trove_tools_vocab USING fts5vocab(trove_tools_fts, 'row')`,
-  `CREATE TRIGGER trove_tools_fts_insert AFTER INSERT ON trove_tools WHEN new.allowed = 1 BEGIN
-        INSERT INTO trove_tools_fts (rowid, ${columns}) VALUES (new.id, ${cols("new", columns)});
-      END`,
-  `CREATE TRIGGER trove_tools_fts_delete AFTER DELETE ON trove_tools WHEN old.allowed = 1 BEGIN
-        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${columns})
-          VALUES ('delete', old.id, ${cols("old", columns)});
-      END`,
-  `CREATE TRIGGER trove_tools_fts_update AFTER UPDATE OF allowed, ${columns} ON trove_tools BEGIN
-        INSERT INTO trove_tools_fts (trove_tools_fts, rowid, ${columns})
-          SELECT 'delete', old.id, ${cols("old", columns)} WHERE old.allowed = 1;
-        INSERT INTO trove_tools_fts (rowid, ${columns}) SELECT new.id, ${cols("new", columns)} WHERE new.allowed = 1;
-      END`,
-];
 
 const COLUMN_TYPES: Record<string, string> = {
   loading_mode: "TEXT",
@@ -55,32 +20,6 @@ const COLUMN_TYPES: Record<string, string> = {
   allowed: "INTEGER NOT NULL",
   f_learned: "TEXT NOT NULL DEFAULT ''",
 };
-
-const SKILL_FTS_COLUMNS = "f_name, f_title, f_tags, f_trigger, f_description, f_body";
-
-/**
- * The skills' FTS5 index over allowed skills and the triggers that keep it in step. As for tools:
- * the index covers allowed skills only, so a denied skill shapes no score.
- */
-const skillIndex = (tokenizer = TOKENIZER_V1) => [
-  `CREATE VIEW trove_skills_searchable AS SELECT id, ${SKILL_FTS_COLUMNS} FROM trove_skills WHERE allowed = 1`,
-  `CREATE VIRTUAL TABLE trove_skills_fts USING fts5(${SKILL_FTS_COLUMNS},
-        content='trove_skills_searchable', content_rowid='id', tokenize=${tokenizer})`,
-  `CREATE VIRTUAL TABLE trove_skills_vocab USING fts5vocab(trove_skills_fts, 'row')`,
-  `CREATE TRIGGER trove_skills_fts_insert AFTER INSERT ON trove_skills WHEN new.allowed = 1 BEGIN
-        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS}) VALUES (new.id, ${cols("new", SKILL_FTS_COLUMNS)});
-      END`,
-  `CREATE TRIGGER trove_skills_fts_delete AFTER DELETE ON trove_skills WHEN old.allowed = 1 BEGIN
-        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
-          VALUES ('delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)});
-      END`,
-  `CREATE TRIGGER trove_skills_fts_update AFTER UPDATE OF allowed, ${SKILL_FTS_COLUMNS} ON trove_skills BEGIN
-        INSERT INTO trove_skills_fts (trove_skills_fts, rowid, ${SKILL_FTS_COLUMNS})
-          SELECT 'delete', old.id, ${cols("old", SKILL_FTS_COLUMNS)} WHERE old.allowed = 1;
-        INSERT INTO trove_skills_fts (rowid, ${SKILL_FTS_COLUMNS})
-          SELECT new.id, ${cols("new", SKILL_FTS_COLUMNS)} WHERE new.allowed = 1;
-      END`,
-];
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -414,9 +353,12 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 16,
     name: "full-text indexes keep combining marks inside words",
-    // Both indexes are rebuilt with TOKENIZER. The index text of the rows is written anew at the
-    // same start (src/session/index-text.ts: the text version moved with the words of scripts
-    // written without spaces), and the triggers carry it into the new indexes.
+    // Both indexes are rebuilt with the tokenizer every migration now creates them with
+    // (search-indexes.ts TOKENIZER); a store created since has it already and writes nothing here.
+    // The index text of the rows is written anew at the same start (src/session/index-text.ts: the
+    // text version moved with the words of scripts written without spaces), and the triggers carry
+    // it into the new indexes.
+    when: (sql) => !indexesKeepMarks(sql),
     statements: [
       `DROP TABLE trove_tools_vocab_col`,
       `DROP TABLE trove_tools_vocab`,
@@ -424,9 +366,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP TRIGGER trove_tools_fts_update`,
       `DROP TABLE trove_tools_fts`,
       `DROP VIEW trove_tools_searchable`,
-      ...toolIndex(TOOL_FTS_COLUMNS, TOKENIZER).filter(
-        (statement) => !statement.includes("trove_tools_fts_insert"),
-      ),
+      ...toolIndex(TOOL_FTS_COLUMNS).filter((statement) => !statement.includes("trove_tools_fts_insert")),
       `CREATE VIRTUAL TABLE trove_tools_vocab_col USING fts5vocab(trove_tools_fts, 'col')`,
       `INSERT INTO trove_tools_fts (trove_tools_fts) VALUES ('rebuild')`,
       `DROP TRIGGER trove_skills_fts_delete`,
@@ -434,7 +374,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP TABLE trove_skills_vocab`,
       `DROP TABLE trove_skills_fts`,
       `DROP VIEW trove_skills_searchable`,
-      ...skillIndex(TOKENIZER).filter((statement) => !statement.includes("trove_skills_fts_insert")),
+      ...skillIndex().filter((statement) => !statement.includes("trove_skills_fts_insert")),
       `INSERT INTO trove_skills_fts (trove_skills_fts) VALUES ('rebuild')`,
     ],
   },
@@ -449,7 +389,7 @@ export function migrate(sql: Sql, transaction: <T>(fn: () => T) => T): number {
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     transaction(() => {
-      for (const statement of m.statements) sql.run(statement);
+      if (m.when?.(sql) ?? true) for (const statement of m.statements) sql.run(statement);
       sql.run(
         `INSERT INTO trove_schema (version, name, applied_at) VALUES (?, ?, ?)`,
         m.version,

@@ -4,6 +4,8 @@ import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../../src/db/migrations";
+import { SKILL_FTS_COLUMNS } from "../../src/db/search-indexes";
+import { TOOL_FTS_COLUMNS } from "../../src/db/tool-columns";
 import { CatalogSyncInput } from "../../src/ops/tool-ops";
 import type { SessionObject } from "../../src/session-object";
 import { DEFAULT_CONFIG } from "../../src/state/config";
@@ -703,7 +705,22 @@ describe("schema", () => {
     const sid = newSid();
     await inObject(sid, async (obj, state) => {
       await schemaAt(obj, state, 15);
-      // A Thai tool indexed as version 15 did: its vowel and tone signs split "สร้าง" (create).
+      // The indexes as stores created before version 16 hold them: their tokenizer split a word at
+      // its combining marks. A Thai tool indexed so: its vowel and tone signs split "สร้าง" (create).
+      for (const [index, columns] of [
+        ["trove_tools", TOOL_FTS_COLUMNS],
+        ["trove_skills", SKILL_FTS_COLUMNS],
+      ]) {
+        if (index === "trove_tools") obj.sql.run(`DROP TABLE trove_tools_vocab_col`);
+        obj.sql.run(`DROP TABLE ${index}_vocab`);
+        obj.sql.run(`DROP TABLE ${index}_fts`);
+        obj.sql.run(
+          `CREATE VIRTUAL TABLE ${index}_fts USING fts5(${columns},
+            content='${index}_searchable', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+        );
+        obj.sql.run(`CREATE VIRTUAL TABLE ${index}_vocab USING fts5vocab(${index}_fts, 'row')`);
+      }
+      obj.sql.run(`CREATE VIRTUAL TABLE trove_tools_vocab_col USING fts5vocab(trove_tools_fts, 'col')`);
       const tools = [{ name: "thai.create_bill", description: "สร้างใบแจ้งหนี้ใหม่" }];
       state.storage.transactionSync(() =>
         obj.catalog.sync(CatalogSyncInput.parse({ tools }).tools, "replace", visibilityFor(DEFAULT_CONFIG)),
@@ -727,6 +744,18 @@ describe("schema", () => {
       for (const sql of tokenizers) expect(sql).toContain("categories 'L* N* Co M*'");
       obj.catalog.invalidate();
       expect(obj.catalog.find("thai.create_bill")?.name).toBe("thai.create_bill");
+    });
+  });
+
+  it("writes nothing for version 16 in a store whose indexes were created as it wants them", async () => {
+    const sid = newSid();
+    await inObject(sid, async (obj, state) => {
+      await schemaAt(obj, state, 15);
+      const before = obj.sql.stats.rowsWritten;
+      expect(migrate(obj.sql, (fn) => state.storage.transactionSync(fn))).toBe(16);
+      // Its trove_schema row alone: no index is dropped or rebuilt.
+      expect(obj.sql.stats.rowsWritten - before).toBe(1);
+      integrityCheck(obj);
     });
   });
 
